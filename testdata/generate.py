@@ -1672,6 +1672,33 @@ case("control_map", lambda xs: lax.map(lambda v: jnp.sum(v * v) + jnp.max(v), xs
      "lax.map (scan without carry)", T32)
 
 
+def _cg_solve(a, b):
+    spd = a @ a.T + 3.0 * jnp.eye(a.shape[0], dtype=a.dtype)
+    x, _ = jax.scipy.sparse.linalg.cg(lambda v: spd @ v, b, tol=1e-6, maxiter=40)
+    return x
+
+
+def _diag_solve(a, b):
+    d = jnp.abs(a) + 1.0
+    return lax.custom_linear_solve(lambda x: d * x, b, lambda mv, x: x / d, symmetric=True)
+
+
+def _bicgstab_solve(a, b):
+    m = a + 4.0 * jnp.eye(a.shape[0], dtype=a.dtype)
+    x, _ = jax.scipy.sparse.linalg.bicgstab(lambda v: m @ v, b, tol=1e-6, maxiter=20)
+    return x
+
+
+case("control_linear_solve_cg", _cg_solve, lambda r: (N(r, (5, 5)), N(r, (5,))),
+     "jax.scipy.sparse.linalg.cg (custom_linear_solve wrapping a while_loop)", T32T)
+case("control_linear_solve_cg_f64", _cg_solve, lambda r: (N(r, (6, 6), f64), N(r, (6,), f64)),
+     "cg in float64 (custom_linear_solve)", T32T, x64=True)
+case("control_linear_solve_direct", _diag_solve, lambda r: (N(r, (2, 3)), N(r, (2, 3))),
+     "lax.custom_linear_solve with a closed-form solve", T32)
+case("control_linear_solve_bicgstab", _bicgstab_solve, lambda r: (N(r, (4, 4)), N(r, (4,))),
+     "jax.scipy.sparse.linalg.bicgstab (custom_linear_solve, non-symmetric operator)", T32T)
+
+
 def _nested(x, n):
     def body(c):
         i, v = c

@@ -26,8 +26,8 @@ public final class Support {
   private static final Status CONTRACTION = lowered("kernel: dot_general / convolution through GemmKernel (kernel/GemmCore)");
   private static final Status GATHER_SCATTER = lowered("kernel: gather / scatter / dynamic_update_slice (kernel/GatherScatterKernel)");
   private static final Status WINDOW = lowered("kernel: windowed reductions and select-and-scatter/gather in XLA:CPU's window order (kernel/WindowKernel)");
-  private static final Status CONTROL_FLOW = pending("kernel: control flow (pending)");
   private static final Status INLINED = pending("call: inlined by the canonical pipeline (ir/pass/canon) before lowering");
+  private static final Status SOLVE_INLINED = pending("its solve jaxpr applied to the solve consts and b, inlined by ir/pass/canon (what JAX's own implementation runs)");
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
   private static final Status LINALG = pending("linear algebra: later issue");
   private static final Status SPECIAL = pending("special function (incomplete gamma/beta, zeta, Bessel family): later issue");
@@ -61,7 +61,7 @@ public final class Support {
           SELECT_AND_GATHER_ADD, SELECT_AND_SCATTER, SELECT_AND_SCATTER_ADD -> WINDOW;
       case COND, WHILE, SCAN -> lowered("kernel: control flow, bodies as nested plans (kernel/ControlFlowKernel)");
       case PLATFORM_INDEX -> lowered("kernel: the constant index of the cpu branch (kernel/ControlFlowPlatformIndex)");
-      case CUSTOM_LINEAR_SOLVE -> CONTROL_FLOW;
+      case CUSTOM_LINEAR_SOLVE -> SOLVE_INLINED;
       case CALL, CLOSED_CALL, CORE_CALL, CUSTOM_JVP_CALL, CUSTOM_VJP_CALL, CUSTOM_VJP_CALL_JAXPR,
           JIT, PJIT, REMAT2, XLA_CALL -> INLINED;
       case RANDOM_BITS, RANDOM_CLONE, RANDOM_FOLD_IN, RANDOM_SEED, RANDOM_SPLIT, RANDOM_UNWRAP,
@@ -97,7 +97,7 @@ public final class Support {
 
   /** Calls and PRNG key primitives never reach the planner: passes rewrite them first. */
   private static boolean rewrittenBefore(Status s) {
-    return s == INLINED || s == RANDOM_PASS;
+    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS;
   }
 
   private static Status lowered(String by) {

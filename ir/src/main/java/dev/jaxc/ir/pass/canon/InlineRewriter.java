@@ -8,6 +8,7 @@ import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.rules.LinearSolveParams;
 import dev.jaxc.ir.prim.rules.NestedJaxprs;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -74,7 +75,9 @@ final class InlineRewriter {
             e.primSpan());
       bind(e.outs(), ins, env);
     } else if (RewrittenPrimitives.CALLS.contains(p)) {
-      inline(e, ins, env, s, out);
+      inline(e, callee(e), ins, env, s, out);
+    } else if (p == Primitive.CUSTOM_LINEAR_SOLVE) {
+      solve(e, ins, env, s, out);
     } else {
       Map<Jaxpr, Body> nested = new IdentityHashMap<>();
       for (Jaxpr j : ParamJaxprs.in(e.params())) nested.put(j, body(j));
@@ -91,16 +94,43 @@ final class InlineRewriter {
     }
   }
 
+  private static Jaxpr callee(Eqn e) {
+    return NestedJaxprs.callee(e.params())
+        .orElseThrow(
+            () ->
+                new JaxcException(
+                    e.primitive() + " needs its callee in a jaxpr, call_jaxpr or fun_jaxpr"
+                        + " parameter",
+                    e.primSpan()));
+  }
+
+  /**
+   * {@code custom_linear_solve} computes {@code solve(*solve_consts, *b)}, as JAX's own
+   * implementation does: the other roles only serve differentiation and transposition, done by the
+   * time JAX prints. So it is a call of its solve jaxpr on those operands.
+   */
+  private void solve(Eqn e, List<Atom> ins, Map<Var, Atom> env, Scope s, List<Eqn> out) {
+    LinearSolveParams params;
+    try {
+      params = LinearSolveParams.of(e.params());
+    } catch (RuntimeException ex) {
+      throw new JaxcException(e.primitive() + ": " + ex.getMessage(), e.primSpan());
+    }
+    Jaxpr solve = params.solvers().get("solve");
+    long total = params.totalConsts();
+    if (solve == null || total > ins.size())
+      throw new JaxcException(
+          e.primitive() + " needs a solve jaxpr and at least " + total + " operands",
+          e.primSpan());
+    int from = params.offset("solve");
+    List<Atom> operands = new ArrayList<>(ins.subList(from, from + params.length("solve")));
+    operands.addAll(ins.subList((int) total, ins.size()));
+    inline(e, solve, operands, env, s, out);
+  }
+
   /** Emits a copy of the callee's equations with new binders, in the callee's own scope. */
-  private void inline(Eqn e, List<Atom> ins, Map<Var, Atom> env, Scope s, List<Eqn> out) {
-    Jaxpr callee =
-        NestedJaxprs.callee(e.params())
-            .orElseThrow(
-                () ->
-                    new JaxcException(
-                        e.primitive() + " needs its callee in a jaxpr, call_jaxpr or fun_jaxpr"
-                            + " parameter",
-                        e.primSpan()));
+  private void inline(
+      Eqn e, Jaxpr callee, List<Atom> ins, Map<Var, Atom> env, Scope s, List<Eqn> out) {
     Map<Var, Atom> inner = new IdentityHashMap<>();
     List<Var> consts = callee.constvars();
     List<Var> invars = callee.invars();

@@ -5,7 +5,8 @@ import dev.jaxc.ir.Program;
 /**
  * Replaces every call-like equation ({@code jit}, {@code pjit}, {@code xla_call}, {@code
  * closed_call}, {@code core_call}, {@code call}, {@code custom_jvp_call}, {@code custom_vjp_call},
- * {@code custom_vjp_call_jaxpr}, {@code remat2}) by its callee's equations, and makes every
+ * {@code custom_vjp_call_jaxpr}, {@code remat2}) by its callee's equations, and {@code
+ * custom_linear_solve} by its {@code solve} jaxpr's (applied to the solve consts and b), and makes every
  * pass-through equation ({@code copy}, {@code stop_gradient}, {@code optimization_barrier}, {@code
  * sharding_constraint}, {@code reshard}, {@code device_put}, {@code pvary}, {@code random_clone},
  * {@code name}) an alias: later uses of its results, jaxpr outputs included, use its operands.

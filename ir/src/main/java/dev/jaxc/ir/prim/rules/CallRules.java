@@ -1,25 +1,16 @@
 package dev.jaxc.ir.prim.rules;
 
 import dev.jaxc.ir.Jaxpr;
-import dev.jaxc.ir.ParamValue;
-import dev.jaxc.ir.Params;
-import dev.jaxc.ir.Params.ParamException;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** Type rules of the call-like primitives and custom_linear_solve (format doc §9.4–§9.9). */
 public final class CallRules {
   private CallRules() {}
-
-  /** The four solver roles of custom_linear_solve, in operand order. */
-  private static final List<String> SOLVE_ROLES =
-      List.of("matvec", "vecmat", "solve", "transpose_solve");
 
   /**
    * jit, pjit, xla_call, closed_call, core_call, call, custom_jvp_call, custom_vjp_call,
@@ -61,8 +52,8 @@ public final class CallRules {
    */
   public static List<Type> customLinearSolve(RuleContext ctx) {
     String prim = ctx.primitive();
-    Map<String, Long> lengths = constLengths(ctx.params());
-    long total = lengths.values().stream().mapToLong(Long::longValue).sum();
+    LinearSolveParams params = LinearSolveParams.of(ctx.params());
+    long total = params.totalConsts();
     if (total > ctx.arity())
       throw new TypeRuleException(
           prim
@@ -73,10 +64,10 @@ public final class CallRules {
               + " operands");
     List<Type> b = ctx.in().subList((int) total, ctx.arity());
     List<Type> results = new ArrayList<>(b);
-    Map<String, Jaxpr> solvers = solvers(ctx.params());
-    int from = 0;
-    for (String role : SOLVE_ROLES) {
-      int n = Math.toIntExact(lengths.get(role));
+    Map<String, Jaxpr> solvers = params.solvers();
+    for (String role : LinearSolveParams.ROLES) {
+      int from = params.offset(role);
+      int n = params.length(role);
       Jaxpr j = solvers.get(role);
       if (j != null) {
         List<Type> in = NestedJaxprs.inputs(j, n + b.size());
@@ -92,7 +83,6 @@ public final class CallRules {
                   + " but is given "
                   + RulesBTypes.text(expected));
       }
-      from += n;
     }
     Jaxpr solve = solvers.get("solve");
     Jaxpr matvec = solvers.get("matvec");
@@ -102,46 +92,5 @@ public final class CallRules {
       if (aux > 0) results.addAll(solveOut.subList(solveOut.size() - aux, solveOut.size()));
     }
     return results;
-  }
-
-  /** {@code const_lengths=_LinearSolveTuple(matvec=1, vecmat=1, solve=2, transpose_solve=2)}. */
-  private static Map<String, Long> constLengths(Params p) {
-    List<ParamValue> values =
-        roleValues(p, "const_lengths")
-            .orElseThrow(
-                () ->
-                    new ParamException(
-                        "parameter 'const_lengths' must be _LinearSolveTuple(matvec=…, vecmat=…,"
-                            + " solve=…, transpose_solve=…)"));
-    Map<String, Long> r = new LinkedHashMap<>();
-    for (int i = 0; i < SOLVE_ROLES.size(); i++) {
-      long n = Params.asLongs("const_lengths", values.get(i))[0];
-      if (n < 0) throw new ParamException("parameter 'const_lengths' has a negative count " + n);
-      r.put(SOLVE_ROLES.get(i), n);
-    }
-    return r;
-  }
-
-  /** The solver jaxprs by role; absent roles ({@code None}, or an undecoded param) are left out. */
-  private static Map<String, Jaxpr> solvers(Params p) {
-    Map<String, Jaxpr> r = new LinkedHashMap<>();
-    roleValues(p, "jaxprs")
-        .ifPresent(
-            values -> {
-              for (int i = 0; i < SOLVE_ROLES.size(); i++)
-                if (values.get(i) instanceof ParamValue.JaxprValue j)
-                  r.put(SOLVE_ROLES.get(i), j.jaxpr());
-            });
-    return r;
-  }
-
-  /** The four role fields of a {@code _LinearSolveTuple} record (or a plain 4-tuple), in order. */
-  private static Optional<List<ParamValue>> roleValues(Params p, String key) {
-    ParamValue v = p.get(key).orElse(null);
-    if (v instanceof ParamValue.Record rec && rec.fields().keySet().containsAll(SOLVE_ROLES))
-      return Optional.of(SOLVE_ROLES.stream().map(rec.fields()::get).toList());
-    if (v instanceof ParamValue.Tuple t && t.items().size() == SOLVE_ROLES.size())
-      return Optional.of(t.items());
-    return Optional.empty();
   }
 }

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Shape;
@@ -26,9 +27,12 @@ import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.print.JaxprPrinter;
+import dev.jaxc.ir.testkit.ParamBuilder;
 import dev.jaxc.ir.testkit.Printout;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -205,6 +209,46 @@ class InlinerTest {
             .eq("d:f32[3]", "mul", "a", "b")
             .eq("e:f32[3]", "add", "c", "d")
             .out("e");
+    assertIrEqual(flat, inline(main));
+  }
+
+  @Test
+  void customLinearSolveIsItsSolveJaxprOnTheSolveConstsAndB() {
+    // JAX's _custom_linear_solve_impl: jaxpr_as_fun(jaxprs.solve)(*(params.solve + b)). Operands
+    // are *matvec_consts *vecmat_consts *solve_consts *transpose_solve_consts *b; here the roles
+    // have 1, 0, 2 and 1 consts, so the solve consts are operands 1 and 2.
+    Jaxpr matvec = new Printout().in("a:f32[3] b:f32[3]").eq("c:f32[3]", "mul", "a", "b").out("c");
+    Jaxpr solve =
+        new Printout()
+            .in("a:f32[3] b:f32[3] c:f32[3]")
+            .eq("d:f32[3]", "div", "c", "a")
+            .eq("e:f32[3]", "sub", "d", "b")
+            .out("e");
+    Jaxpr tsolve = new Printout().in("a:f32[3] b:f32[3]").eq("c:f32[3]", "div", "b", "a").out("c");
+    ParamValue lengths = new ParamValue.Record("_LinearSolveTuple", Map.of(
+        "matvec", ParamBuilder.value(1), "vecmat", ParamBuilder.value(0),
+        "solve", ParamBuilder.value(2), "transpose_solve", ParamBuilder.value(1)));
+    Map<String, ParamValue> roles = new LinkedHashMap<>();
+    roles.put("matvec", ParamBuilder.value(matvec));
+    roles.put("vecmat", ParamBuilder.value(null));
+    roles.put("solve", ParamBuilder.value(solve));
+    roles.put("transpose_solve", ParamBuilder.value(tsolve));
+    Jaxpr main =
+        new Printout()
+            .in("m:f32[3] s:f32[3] t:f32[3] u:f32[3] b:f32[3]")
+            .eq("x:f32[3]", "custom_linear_solve",
+                params("const_lengths", lengths, "jaxprs",
+                    new ParamValue.Record("_LinearSolveTuple", roles)),
+                "m", "s", "t", "u", "b")
+            .eq("y:f32[3]", "neg", "x")
+            .out("y");
+    Jaxpr flat =
+        new Printout()
+            .in("m:f32[3] s:f32[3] t:f32[3] u:f32[3] b:f32[3]")
+            .eq("d:f32[3]", "div", "b", "s")
+            .eq("e:f32[3]", "sub", "d", "t")
+            .eq("y:f32[3]", "neg", "e")
+            .out("y");
     assertIrEqual(flat, inline(main));
   }
 
