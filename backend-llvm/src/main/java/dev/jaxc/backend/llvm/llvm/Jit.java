@@ -2,6 +2,7 @@ package dev.jaxc.backend.llvm.llvm;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
@@ -42,7 +43,7 @@ public final class Jit implements AutoCloseable {
       if (!buffers[i].isDirect()) throw new IllegalArgumentException("buffer " + i + " is not direct");
       ptrs.put(i, new Pointer(buffers[i]));
     }
-    LLVMGenericValueRef n = LLVMCreateGenericValueOfInt(LLVMInt32Type(), buffers.length, 0);
+    LLVMGenericValueRef n = LLVMCreateGenericValueOfInt(LLVMInt32TypeInContext(LLVMGetModuleContext(module)), buffers.length, 0);
     LLVMGenericValueRef p = LLVMCreateGenericValueOfPointer(ptrs);
     PointerPointer<LLVMGenericValueRef> args = new PointerPointer<LLVMGenericValueRef>(2);
     args.put(0, n);
@@ -55,6 +56,9 @@ public final class Jit implements AutoCloseable {
       LLVMDisposeGenericValue(n);
       LLVMDisposeGenericValue(p);
       ptrs.close();
+      // The pointers do not keep the buffers alive: without this fence the collector may free a
+      // direct buffer (an input the caller no longer reads) while the compiled code still runs.
+      Reference.reachabilityFence(buffers);
     }
   }
 
