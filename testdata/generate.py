@@ -2141,5 +2141,19 @@ _m("sign_bits_misc", lambda x: (jnp.signbit(x), jnp.frexp(x)[0], jnp.frexp(x)[1]
    lambda r: (np.array([1.0, -2.5, 0.0, -0.0, 1e-3, 3e38, 1e-39, inf, nan], f32),), "signbit, frexp, ldexp", EXACTF)
 
 
+
+def _class_tests(x):
+    return ((x == 0) | jnp.isinf(x), jnp.isinf(x) | (x == 0), (x == 0) | jnp.isnan(x), (x == 0) | (x != x),
+            (jnp.isinf(x) | jnp.isnan(x)) | (x == 0), (x == 0) | (x == 1), (x != 0) & (x == x), x != 0,
+            jnp.isfinite(x) & (x != 0), ~((x == 0) | jnp.isinf(x)), (x == 0) | jnp.isinf(x * 2),
+            jnp.where((x == 0) | jnp.isinf(x), 1.0, 2.0), jnp.frexp(x)[0], jnp.ldexp(x, np.int32(0)))
+
+
+_DENORMALS = [1e-39, -1e-39, 1e-45, 0.0, -0.0, 1.0, -2.0, inf, -inf, nan]
+_m("class_test_denormals", _class_tests, lambda r: (np.array(_DENORMALS, f32),),
+   "zero tests of denormals alone (DAZ: zero) and combined with inf tests (LLVM class test: nonzero)", EXACTF)
+_m("class_test_denormals_f64", _class_tests, lambda r: (np.array(_DENORMALS[:2] + [1e-310, 5e-324] + _DENORMALS[3:], f64),),
+   "zero tests of f64 denormals alone and combined with inf tests", EXACTF, x64=True)
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -312,6 +312,11 @@ final class Arith {
    * read denormals as zero. Bool compares as 0 < 1; complex has only eq and ne.
    */
   Value compare(DType d, Cmp c, Value x, Value y) {
+    return compare(d, c, x, y, true);
+  }
+
+  /** As above; with {@code daz} false, float operands keep denormals (see {@link ClassTestFold}). */
+  Value compare(DType d, Cmp c, Value x, Value y, boolean daz) {
     return switch (d.kind()) {
       case BOOL, UINT -> Value.of(ir.icmp(switch (c) {
         case EQ -> LLVMIntEQ;
@@ -336,7 +341,7 @@ final class Arith {
         case LE -> LLVMRealOLE;
         case GT -> LLVMRealOGT;
         case GE -> LLVMRealOGE;
-      }, Ftz.daz(ir, d, x.v()), Ftz.daz(ir, d, y.v())));
+      }, daz ? Ftz.daz(ir, d, x.v()) : x.v(), daz ? Ftz.daz(ir, d, y.v()) : y.v()));
       case COMPLEX -> switch (c) {
         case EQ -> Value.of(complexes.eq(d, x, y));
         case NE -> Value.of(ir.not(complexes.eq(d, x, y)));

@@ -14,6 +14,7 @@ import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -27,9 +28,12 @@ public final class ElementwiseLowering {
   private final Arith arith;
   private final ShapeLowering shapes;
   private final MathLowering math;
+  private final Set<Eqn> rawZeroCompares;
 
-  public ElementwiseLowering(Ir ir) {
+  /** @param rawZeroCompares comparisons evaluated without DAZ ({@link ClassTestFold}) */
+  public ElementwiseLowering(Ir ir, Set<Eqn> rawZeroCompares) {
     this.ir = ir;
+    this.rawZeroCompares = rawZeroCompares;
     this.arith = new Arith(ir);
     this.shapes = new ShapeLowering(ir, arith);
     this.math = new MathLowering(ir, arith);
@@ -85,8 +89,8 @@ public final class ElementwiseLowering {
       case SHIFT_RIGHT_LOGICAL -> binary(e, ops, arith::shiftRightLogical);
       case MULHI -> binary(e, ops, arith::mulhi);
       case NEXTAFTER -> binary(e, ops, arith::nextafter);
-      case EQ -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.EQ, x, y));
-      case NE -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.NE, x, y));
+      case EQ -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.EQ, x, y, !rawZeroCompares.contains(e)));
+      case NE -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.NE, x, y, !rawZeroCompares.contains(e)));
       case LT -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.LT, x, y));
       case LE -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.LE, x, y));
       case GT -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.GT, x, y));

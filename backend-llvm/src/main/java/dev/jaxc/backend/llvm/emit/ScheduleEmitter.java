@@ -39,7 +39,7 @@ public final class ScheduleEmitter {
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;
-    this.lowering = new ElementwiseLowering(ir);
+    this.lowering = new ElementwiseLowering(ir, ClassTestFold.rawZeroCompares(plan.jaxpr()));
     this.access = new BufferAccess(ir);
     this.loops = new LoopEmitter(ir);
   }
