@@ -2142,6 +2142,11 @@ _m("sign_bits_misc", lambda x: (jnp.signbit(x), jnp.frexp(x)[0], jnp.frexp(x)[1]
 
 
 
+_m("atan2_complex", lambda y, x: (lax.atan2(y, x), lax.atan2(x, y)), lambda r: (CN(r, (12,)), CN(r, (12,))),
+   "lax.atan2 on complex64 (-i·log((x + iy)/sqrt(x² + y²)))", T32T)
+_m("atan2_complex128", lambda y, x: lax.atan2(y, x), lambda r: (CN(r, (12,), c128), CN(r, (12,), c128)),
+   "lax.atan2 on complex128", T32T, x64=True)
+
 def _class_tests(x):
     return ((x == 0) | jnp.isinf(x), jnp.isinf(x) | (x == 0), (x == 0) | jnp.isnan(x), (x == 0) | (x != x),
             (jnp.isinf(x) | jnp.isnan(x)) | (x == 0), (x == 0) | (x == 1), (x != 0) & (x == x), x != 0,

@@ -60,7 +60,24 @@ final class ComplexMath {
     return Value.complex(o.flush(r.re()), o.flush(r.im()));
   }
 
-  /** pow; the exponent has the base's dtype. (atan2's type rule admits no complex operands.) */
+  /**
+   * atan2(y, x) = -i·log((x + i·y) / sqrt(x² + y²)) in complex arithmetic, XLA:CPU's elemental
+   * formula, step by step (complex multiplies by i and -i included, as their NaN/inf behaviour
+   * follows from them).
+   */
+  Value atan2(DType d, Value y, Value x) {
+    MathOps o = new MathOps(ir, lib, d.realPart());
+    Value yy = Ftz.daz(ir, d, y);
+    Value xx = Ftz.daz(ir, d, x);
+    Value sum = arith.add(d, arith.mul(d, xx, xx), arith.mul(d, yy, yy));
+    Value root = ComplexMathLog.sqrt(o, sum);
+    Value iy = arith.mul(d, Value.complex(o.c(0), o.c(1)), yy);
+    Value log = ComplexMathLog.log(o, arith.div(d, arith.add(d, xx, iy), root));
+    Value r = arith.mul(d, Value.complex(o.c(0), o.c(-1)), log);
+    return Value.complex(o.flush(r.re()), o.flush(r.im()));
+  }
+
+  /** pow; the exponent has the base's dtype. */
   Value pow(DType d, Value x, Value y) {
     MathOps o = new MathOps(ir, lib, d.realPart());
     Value r = pow(o, d, Ftz.daz(ir, d, x), Ftz.daz(ir, d, y));

@@ -44,7 +44,7 @@ final class MathLowering {
 
   /** atan2 and pow; pow's exponent has already been converted to the base's dtype. */
   Value binary(Primitive p, DType d, Value x, Value y) {
-    if (d.isComplex() && p == Primitive.POW) return complex.pow(d, x, y);
+    if (d.isComplex()) return p == Primitive.POW ? complex.pow(d, x, y) : complex.atan2(d, x, y);
     if (d.kind() != DType.Kind.FLOAT) throw new Arith.UnsupportedDType(p.printedName() + " of " + d);
     MathOps o = new MathOps(ir, lib, d);
     return Value.of(o.primitive(p == Primitive.ATAN2 ? MathFn.ATAN2 : MathFn.POW, x.v(), y.v()));
