@@ -2147,6 +2147,36 @@ _m("atan2_complex", lambda y, x: (lax.atan2(y, x), lax.atan2(x, y)), lambda r: (
 _m("atan2_complex128", lambda y, x: lax.atan2(y, x), lambda r: (CN(r, (12,), c128), CN(r, (12,), c128)),
    "lax.atan2 on complex128", T32T, x64=True)
 
+def _contractions(x, a, b):
+    return (x * a + b, x * a - b, b - x * a, x * x + a * a, x * x - a * a,
+            x / 3.0, x / 3.0 + b, 3.0 / x, x / a)
+
+
+_m("fma_contraction", _contractions, lambda r: (N(r, (500,)), N(r, (500,)), N(r, (500,))),
+   "XLA's FMA contraction of a single-use multiply into its add/sub, and x/const as x*(1/const), bit-exact", EXACTF)
+_m("fma_contraction_f64", _contractions, lambda r: (N(r, (500,), f64), N(r, (500,), f64), N(r, (500,), f64)),
+   "FMA contraction and reciprocal division in float64, bit-exact", EXACTF, x64=True)
+def _shared_product(x, a, b):
+    m = x * a
+    return m + b, m * 2.0, m - b
+
+
+_m("fma_shared_product", _shared_product, lambda r: (N(r, (500,)), N(r, (500,)), N(r, (500,))),
+   "a multiply with two elementwise consumers: XLA duplicates it into both loops and contracts each", EXACTF)
+
+
+def _not_contracted(x, a, b):
+    m = x * a
+    n = x * b
+    return m + b, m, n + a, jnp.sum(n)
+
+
+_m("fma_not_contracted", _not_contracted, lambda r: (N(r, (500,)), N(r, (500,)), N(r, (500,))),
+   "no FMA contraction where the product is also an output or feeds a reduction (XLA: one multi-output loop)", EXACTF)
+_m("reciprocal_division_half", lambda x, y: (x / 3.0, x / np.float16(0.1), y / 3.0, y / 7.0),
+   lambda r: (N(r, (2000,), f16), N(r, (2000,), bf16)),
+   "x/const on f16 (times the f16-rounded reciprocal) and bf16 (a true division), bit-exact", EXACTF)
+
 def _class_tests(x):
     return ((x == 0) | jnp.isinf(x), jnp.isinf(x) | (x == 0), (x == 0) | jnp.isnan(x), (x == 0) | (x != x),
             (jnp.isinf(x) | jnp.isnan(x)) | (x == 0), (x == 0) | (x == 1), (x != 0) & (x == x), x != 0,

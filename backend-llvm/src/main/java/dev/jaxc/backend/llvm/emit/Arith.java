@@ -86,6 +86,19 @@ final class Arith {
     };
   }
 
+  /**
+   * x·y + z (or with the product or the addend negated) rounded once where the target has FMA
+   * ({@code llvm.fmuladd}), as XLA's contraction of a multiply into its add; f32 and f64 only.
+   */
+  Value mulAdd(DType d, Value x, Value y, Value z, boolean negateProduct, boolean negateAddend) {
+    if (d != DType.F32 && d != DType.F64) throw unsupported("contracted multiply-add", d);
+    LLVMValueRef a = Ftz.daz(ir, d, x.v());
+    LLVMValueRef c = Ftz.daz(ir, d, z.v());
+    LLVMValueRef r = ir.intrinsic("llvm.fmuladd", negateProduct ? ir.fneg(a) : a, Ftz.daz(ir, d, y.v()),
+        negateAddend ? ir.fneg(c) : c);
+    return Value.of(Ftz.flush(ir, d, r));
+  }
+
   Value div(DType d, Value x, Value y) {
     return switch (d.kind()) {
       case INT, UINT -> Value.of(ints.div(signed(d), x.v(), y.v()));

@@ -7,6 +7,7 @@ import dev.jaxc.backend.llvm.plan.Producer;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type.ArrayType;
@@ -29,11 +30,16 @@ public final class ElementwiseLowering {
   private final ShapeLowering shapes;
   private final MathLowering math;
   private final Set<Eqn> rawZeroCompares;
+  private final XlaRewrites rewrites;
 
-  /** @param rawZeroCompares comparisons evaluated without DAZ ({@link ClassTestFold}) */
-  public ElementwiseLowering(Ir ir, Set<Eqn> rawZeroCompares) {
+  /**
+   * @param rawZeroCompares comparisons evaluated without DAZ ({@link ClassTestFold})
+   * @param rewrites XLA's reciprocal division and FMA contraction in this plan
+   */
+  public ElementwiseLowering(Ir ir, Set<Eqn> rawZeroCompares, XlaRewrites rewrites) {
     this.ir = ir;
     this.rawZeroCompares = rawZeroCompares;
+    this.rewrites = rewrites;
     this.arith = new Arith(ir);
     this.shapes = new ShapeLowering(ir, arith);
     this.math = new MathLowering(ir, arith);
@@ -52,8 +58,34 @@ public final class ElementwiseLowering {
    * generators. A dtype the lowering does not handle is reported when the generator is used.
    */
   public ElementGenerator generator(Producer p, List<ElementGenerator> ops) {
+    return reported(p.eqn(), build(p, ops));
+  }
+
+  /**
+   * The generator of an add or sub with a product fused into it ({@link XlaRewrites}): {@code
+   * factors} are the product's operands' generators, {@code ops} the add's.
+   */
+  public ElementGenerator contracted(
+      Producer p, XlaRewrites.Contraction c, List<ElementGenerator> factors, List<ElementGenerator> ops) {
     Eqn e = p.eqn();
-    ElementGenerator g = build(p, ops);
+    Eqn m = c.product();
+    DType d = dtype(e.outs().get(0));
+    boolean sub = e.primitive().equals("sub");
+    return reported(e, idx -> {
+      Value x = operand(m, factors, 0, idx);
+      Value y = rewrites.reciprocal(m) ? reciprocal(m) : operand(m, factors, 1, idx);
+      Value other = operand(e, ops, 1 - c.operand(), idx);
+      return arith.mulAdd(d, x, y, other, sub && c.operand() == 1, sub && c.operand() == 0);
+    });
+  }
+
+  /** 1/c for {@code x / c}, rounded to the dtype as XLA folds it (f16: via f32). */
+  private Value reciprocal(Eqn div) {
+    DType d = dtype(div.outs().get(0));
+    return arith.div(d, arith.one(d), Constants.literal(ir, (Literal) div.ins().get(1)));
+  }
+
+  private ElementGenerator reported(Eqn e, ElementGenerator g) {
     return idx -> {
       try {
         return g.at(idx);
@@ -77,7 +109,9 @@ public final class ElementwiseLowering {
       case ADD, ADD_ANY -> binary(e, ops, arith::add);
       case SUB -> binary(e, ops, arith::sub);
       case MUL -> mul(e, ops);
-      case DIV -> binary(e, ops, arith::div);
+      case DIV -> rewrites.reciprocal(e)
+          ? unary(e, ops, (d, x) -> arith.mul(d, x, reciprocal(e)))
+          : binary(e, ops, arith::div);
       case REM -> binary(e, ops, arith::rem);
       case MAX -> binary(e, ops, arith::max);
       case MIN -> binary(e, ops, arith::min);

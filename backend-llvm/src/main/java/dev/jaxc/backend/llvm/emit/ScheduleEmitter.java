@@ -32,6 +32,7 @@ public final class ScheduleEmitter {
   private final Plan plan;
   private final Function<Buffer, LLVMValueRef> bases;
   private final ElementwiseLowering lowering;
+  private final XlaRewrites rewrites;
   private final BufferAccess access;
   private final LoopEmitter loops;
 
@@ -39,7 +40,8 @@ public final class ScheduleEmitter {
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;
-    this.lowering = new ElementwiseLowering(ir, ClassTestFold.rawZeroCompares(plan.jaxpr()));
+    this.rewrites = new XlaRewrites(plan);
+    this.lowering = new ElementwiseLowering(ir, ClassTestFold.rawZeroCompares(plan.jaxpr()), rewrites);
     this.access = new BufferAccess(ir);
     this.loops = new LoopEmitter(ir);
   }
@@ -111,6 +113,12 @@ public final class ScheduleEmitter {
   private ElementGenerator computed(Producer p) {
     List<ElementGenerator> ops = new ArrayList<>();
     for (Atom in : p.eqn().ins()) ops.add(of(in));
+    XlaRewrites.Contraction c = rewrites.contraction(p.eqn());
+    if (c != null) {
+      List<ElementGenerator> factors = new ArrayList<>();
+      for (Atom in : c.product().ins()) factors.add(of(in));
+      return lowering.contracted(p, c, factors, ops);
+    }
     return lowering.generator(p, ops);
   }
 

@@ -27,7 +27,8 @@ import java.util.function.Predicate;
  * <p>A value is materialised when it is a jaxpr input or output, an operand or result of a
  * kernel, or when recomputing it at every use would repeat real work: it has several uses, or a
  * consumer reads each of its elements more than once (a broadcast, a rank-0 operand of a larger
- * operation) — unless its producer is cheap, i.e. an index rewrite of materialised values.
+ * operation) — unless its producer is cheap, i.e. an index rewrite of materialised values or an
+ * f32/f64 multiply of them.
  *
  * <p>The bodies of cond, while and scan are planned by the same rules, recursively ({@link
  * ControlFlowPlanner}); their workspace becomes part of the parent's, reserved for the step.
@@ -132,9 +133,20 @@ public final class Planner {
   }
 
   private boolean cheap(Eqn e) {
-    if (!CHEAP.contains(primitives.get(e))) return false;
+    if (!CHEAP.contains(primitives.get(e)) && !floatProduct(e)) return false;
     for (Atom a : e.ins()) if (a instanceof Var v && !materialised.containsKey(v)) return false;
     return true;
+  }
+
+  /**
+   * An f32/f64 multiply of materialised values is recomputed per use, as XLA duplicates it into
+   * each consumer's loop, where it can be contracted into an add (emit/XlaRewrites): one
+   * multiply more per use, no extra memory traffic.
+   */
+  private boolean floatProduct(Eqn e) {
+    if (primitives.get(e) != Primitive.MUL || !e.params().isNone("out_dtype")) return false;
+    DType d = arrayType(e.outs().get(0)).dtype();
+    return d == DType.F32 || d == DType.F64;
   }
 
   /** A consumer with more elements than {@code v} reads some of v's elements several times. */

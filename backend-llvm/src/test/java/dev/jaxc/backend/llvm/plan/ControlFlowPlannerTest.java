@@ -41,13 +41,13 @@ class ControlFlowPlannerTest {
   void whileRegionHoldsSparesPredicateAndBodyTemporaries() {
     Jaxpr j = typed("""
         { lambda ; a:f32[16] n:i32[]. let
-            t:f32[16] = mul a a
+            t:f32[16] = div a a
             i:i32[] r:f32[16] = while[
               body_jaxpr={ lambda ; c:i32[] x:f32[16]. let
                   d:i32[] = add c 1:i32[]
-                  y:f32[16] = mul x x
+                  y:f32[16] = div x x
                   z:f32[16] = add y 1.0:f32[]
-                  w:f32[16] = mul y z
+                  w:f32[16] = div y z
                 in (d, w) }
               body_nconsts=0
               cond_jaxpr={ lambda ; m:i32[] c:i32[] x:f32[16]. let
@@ -88,14 +88,14 @@ class ControlFlowPlannerTest {
             c:f32[32] = cond[
               branches=(
                 { lambda ; x:f32[32] y:f32[64]. let
-                    s:f32[32] = mul x x
+                    s:f32[32] = div x x
                     e:f32[32] = add s 1.0:f32[]
-                    f:f32[32] = mul s e
+                    f:f32[32] = div s e
                   in (f,) }
                 { lambda ; x:f32[32] y:f32[64]. let
-                    s:f32[64] = mul y y
+                    s:f32[64] = div y y
                     e:f32[64] = add s 1.0:f32[]
-                    f:f32[64] = mul s e
+                    f:f32[64] = div s e
                     g:f32[32] = slice[limit_indices=(32,) start_indices=(0,) strides=None] f
                   in (g,) }
               )
@@ -123,9 +123,9 @@ class ControlFlowPlannerTest {
                   d:i32[] = add c 1:i32[]
                   s:f32[] ys:f32[4] = scan[
                     jaxpr={ lambda ; h:f32[] e:f32[]. let
-                        f:f32[] = mul h e
+                        f:f32[] = div h e
                         g:f32[] = add f 1.0:f32[]
-                        q:f32[] = mul f g
+                        q:f32[] = div f g
                       in (q, g) }
                     length=4
                     num_carry=1

@@ -50,8 +50,8 @@ class PlannerTest {
 
   @Test
   void valueWithTwoUsesIsMaterialisedUnlessCheap() {
-    // b (a multiply) feeds two outputs: computed once into the workspace.
-    Jaxpr j = typed("{ lambda ; a:f32[8]. let b:f32[8] = mul a a; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
+    // b (a division) feeds two outputs: computed once into the workspace.
+    Jaxpr j = typed("{ lambda ; a:f32[8]. let b:f32[8] = div a a; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
     Plan p = Planner.plan(j);
     assertInstanceOf(Buffer.Temp.class, p.buffer(out(j, 0)));
     assertEquals(List.of(out(j, 0)), p.temporaries());
@@ -62,6 +62,18 @@ class PlannerTest {
     Plan q = Planner.plan(k);
     assertFalse(q.isMaterialised(out(k, 0)));
     assertEquals(0, q.workspaceBytes());
+  }
+
+  @Test
+  void floatMultiplyOfMaterialisedValuesIsRecomputedPerUse() {
+    // As XLA duplicates it into each consumer's loop, where it contracts into the add (FMA).
+    Jaxpr j = typed("{ lambda ; a:f32[8] e:f32[8]. let b:f32[8] = mul a e; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
+    Plan p = Planner.plan(j);
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertEquals(0, p.workspaceBytes());
+    // Integer multiplies are not contracted: computed once.
+    Jaxpr k = typed("{ lambda ; a:i32[8]. let b:i32[8] = mul a a; c:i32[8] = add b 1:i32[]; d:i32[8] = sub b 1:i32[] in (c, d) }");
+    assertInstanceOf(Buffer.Temp.class, Planner.plan(k).buffer(out(k, 0)));
   }
 
   @Test
