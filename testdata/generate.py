@@ -46,8 +46,11 @@ import fnmatch  # noqa: E402
 import functools  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
+import pickle  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 import zipfile  # noqa: E402
@@ -318,13 +321,49 @@ def _ref_check(c, ins, outs):
     return msgs
 
 
-def generate_case(c: Case, outdir: Path, check_ref=True):
+def _trace(c: Case):
+    """The case's closed jaxpr and its inputs: consts, then the flattened args (in c's x64 mode)."""
     rng = np.random.default_rng(zlib.crc32(c.name.encode()))
+    fn, args = c.build(rng)
+    args = jax.tree.map(lambda a: _canonical(a, c.x64), tuple(args))
+    closed = jax.make_jaxpr(fn)(*args)
+    return closed, [np.asarray(x) for x in closed.consts], [np.asarray(x) for x in jax.tree.leaves(args)]
+
+
+def _evaluate(closed, consts, leaves):
+    """XLA:CPU's outputs of the closed jaxpr (consts first), as one jitted function."""
+    nc = len(consts)
+
+    def evaluate(*a):
+        return jax.core.eval_jaxpr(closed.jaxpr, list(a[:nc]), *a[nc:])
+
+    return [np.asarray(o) for o in jax.jit(evaluate)(*consts, *leaves)]
+
+
+def _evaluate_in_fresh_process(c: Case):
+    """XLA keys each rng instruction by how many its process expanded before (rng_expander.cc draws
+    from a process-wide std::mt19937_64), so a case using rng_uniform is evaluated in a new process,
+    as the first rng program compiled there: what a jaxc artifact gives on its first call."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "outs.pickle"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--evaluate-fresh", c.name, str(path)],
+                       check=True, capture_output=True)
+        with open(path, "rb") as f:
+            return pickle.load(f)
+
+
+def _evaluate_fresh_main(name, path):
+    c = REGISTRY[name]
+    with jax.enable_x64(True) if c.x64 else contextlib.nullcontext():
+        outs = _evaluate(*_trace(c))
+    with open(path, "wb") as f:
+        pickle.dump(outs, f)
+
+
+def generate_case(c: Case, outdir: Path, check_ref=True):
     ctx = jax.enable_x64(True) if c.x64 else contextlib.nullcontext()
     with ctx:
-        fn, args = c.build(rng)
-        args = jax.tree.map(lambda a: _canonical(a, c.x64), tuple(args))
-        closed = jax.make_jaxpr(fn)(*args)
+        closed, consts, leaves = _trace(c)
         text = str(closed)
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
@@ -334,17 +373,13 @@ def generate_case(c: Case, outdir: Path, check_ref=True):
         if "\x1b" in text:
             raise CaseError("ANSI escape in jaxpr text")
         jaxpr = closed.jaxpr
-        consts = [np.asarray(x) for x in closed.consts]
-        leaves = [np.asarray(x) for x in jax.tree.leaves(args)]
         _check_binders("constvar", jaxpr.constvars, consts)
         _check_binders("invar", jaxpr.invars, leaves)
         nc = len(consts)
-
-        def evaluate(*a):
-            return jax.core.eval_jaxpr(jaxpr, list(a[:nc]), *a[nc:])
-
-        outs = jax.jit(evaluate)(*consts, *leaves)
-        outs = [np.asarray(o) for o in outs]
+        if "rng_uniform" in text:
+            outs = _evaluate_in_fresh_process(c)
+        else:
+            outs = _evaluate(closed, consts, leaves)
         _check_binders("outvar", jaxpr.outvars, outs)
         if not c.x64:
             for a in consts + leaves + outs:
@@ -439,7 +474,11 @@ def main(argv=None):
     ap.add_argument("--list", action="store_true", help="list the registered cases and exit")
     ap.add_argument("--no-ref", action="store_true", help="skip the informational NumPy reference checks")
     ap.add_argument("--show", action="store_true", help="print each generated jaxpr")
+    ap.add_argument("--evaluate-fresh", nargs=2, metavar=("CASE", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.evaluate_fresh:
+        _evaluate_fresh_main(*args.evaluate_fresh)
+        return 0
     names = _select(args.only)
     if args.list:
         try:
@@ -2087,6 +2126,48 @@ _rn("split_loop", lambda k: lax.scan(lambda c, _: tuple(jax.random.split(c)), k,
     lambda r: (_key(14),), "splitting a raw key inside a scan", EXACT)
 _rn("rademacher", lambda k: jax.random.rademacher(k, (3, 4)), lambda r: (_key(15),), "jax.random.rademacher (int32 +-1)",
     EXACT)
+
+
+# ============================================================================
+# SECTION: lax.rng_uniform (XLA's stateful Philox rng)
+# ============================================================================
+# Outputs are XLA:CPU's on the first call of the jitted program in a fresh process (see
+# _evaluate_in_fresh_process); jaxc reproduces them bit for bit.
+def _ru(name, fn, lo, hi, desc, x64=False):
+    case(f"rng_{name}", fn, (lo, hi), desc, EXACT, x64=x64)
+
+
+def _rng(shape):
+    return lambda a, b: lax.rng_uniform(a, b, shape)
+
+
+def _rng_several(a, b):
+    x = lax.rng_uniform(a, b, (4,))
+    y = lax.rng_uniform(a, b, (4,))
+    z = lax.rng_uniform(a, b, (2, 3))
+    return z, lax.select(a < b, y, x) + x[::-1], lax.concatenate([y, x], 0)
+
+
+def _rng_in_scan(a, b):
+    return lax.scan(lambda c, _: (c + lax.rng_uniform(a, b, (3,)), c), jnp.zeros(3, a.dtype), None, length=3)
+
+
+_ru("f32_unit", _rng((6,)), f32(0), f32(1), "rng_uniform f32 on [0, 1)")
+_ru("f32_range_2d", _rng((3, 5)), f32(0.3), f32(2.7), "rng_uniform f32 on [0.3, 2.7): the scaling is one FMA on XLA:CPU")
+_ru("f32_odd_scalar", lambda a, b: (lax.rng_uniform(a, b, (13,)), lax.rng_uniform(b, a, ())), f32(-2), f32(1e-3),
+    "rng_uniform f32 of 13 (a partial Philox block) and a scalar with lo > hi")
+_ru("f64_3d", _rng((2, 3, 5)), f64(-1.5), f64(1e10), "rng_uniform f64 (64-bit Philox words)", x64=True)
+_ru("f16", _rng((2, 3)), f16(-1), f16(3), "rng_uniform f16 (an f32 rng rounded)")
+_ru("bf16_odd", _rng((5,)), bf16(1), bf16(3), "rng_uniform bf16 (an f32 rng rounded)")
+_ru("i32", _rng((9,)), i32(-5), i32(100), "rng_uniform int32 (bits mod range, halved and added back)")
+_ru("i32_full_range_2d", _rng((3, 3)), i32(-2 ** 31), i32(2 ** 31 - 1), "rng_uniform int32 over its whole range")
+_ru("u32_lo_is_hi", lambda a, b: (lax.rng_uniform(a, b, (4,)), lax.rng_uniform(a, a, (3,))), u32(10), u32(4000000000),
+    "rng_uniform uint32, and lo == hi (remainder by zero)")
+_ru("i64_odd", _rng((7,)), i64(-(2 ** 40)), i64(2 ** 50), "rng_uniform int64 of an odd size", x64=True)
+_ru("u64", _rng((2, 2)), u64(3), u64(2 ** 63 + 12345), "rng_uniform uint64 with a range above 2^63", x64=True)
+_ru("several", _rng_several, f32(-1), f32(1),
+    "three rng_uniform: XLA's keys follow its HLO post-order (outputs, then operands; select reversed)")
+_ru("in_scan", _rng_in_scan, f32(0), f32(1), "rng_uniform in a scan body: the state advances every iteration")
 
 
 # ============================================================================

@@ -11,6 +11,7 @@ import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.pass.canon.CanonicalPipeline;
 import dev.jaxc.ir.pass.random.RandomExpansion;
+import dev.jaxc.ir.pass.random.RngUniformKeys;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -34,9 +35,12 @@ final class HostRun {
 
   private HostRun() {}
 
-  /** Canonical (calls inlined, dead code gone) and key-free: what the backend takes. */
+  /**
+   * Canonical (calls inlined, dead code gone) and key-free: what the backend takes. XLA's
+   * rng_uniform keys are assigned first, while calls are still calls.
+   */
   static Program lower(Program typed) {
-    return RandomExpansion.run(CanonicalPipeline.run(typed));
+    return RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

@@ -67,11 +67,12 @@ public final class Support {
       case RANDOM_BITS, RANDOM_CLONE, RANDOM_FOLD_IN, RANDOM_SEED, RANDOM_SPLIT, RANDOM_UNWRAP,
           RANDOM_WRAP, FROM_EDTYPE, TO_EDTYPE -> RANDOM_PASS;
       case THREEFRY2X32 -> lowered("kernel: threefry2x32 (kernel/ThreefryKernel)");
+      case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
       case CHOLESKY, EIGH, LU, QR, SVD, TRIANGULAR_SOLVE, TRIDIAGONAL_SOLVE -> LINALG;
       case FFT -> pending("fft: later issue");
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA,
           REGULARIZED_INCOMPLETE_BETA, ZETA, RANDOM_GAMMA_GRAD -> SPECIAL;
-      case APPROX_TOP_K, RNG_BIT_GENERATOR, RNG_UNIFORM, RANDOM_GAMMA -> LATER;
+      case APPROX_TOP_K, RNG_BIT_GENERATOR, RANDOM_GAMMA -> LATER;
       case EQ_TO, LE_TO, LT_TO -> lowered("fused: total-order comparison of sort comparators (emit/SortTotalOrder)");
       case ROLL, BITCAST -> NOT_CPU;
     };

@@ -27,7 +27,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * NAME checks its arguments (error 1), allocates the workspace with {@code malloc} (error 2 if
  * that fails; aligned to 64 bytes by hand, since malloc promises 16), runs the schedule, frees
- * the workspace and returns 0. It keeps no global state, so it is reentrant and thread-safe.
+ * the workspace and returns 0. It is reentrant and thread-safe: its only global state is the
+ * rng_uniform kernels' execution counters, advanced atomically.
  */
 public final class EntryPoint {
   private EntryPoint() {}

@@ -22,6 +22,7 @@ public final class KernelLowering {
       case COND, WHILE, SCAN -> ControlFlowKernel.emit(cx);
       case PLATFORM_INDEX -> ControlFlowPlatformIndex.emit(cx);
       case THREEFRY2X32 -> ThreefryKernel.emit(cx);
+      case RNG_UNIFORM -> RngUniformKernel.emit(cx);
       default -> throw new JaxcException(
           "unsupported primitive " + p.printedName() + " (no kernel)", cx.eqn().span());
     }

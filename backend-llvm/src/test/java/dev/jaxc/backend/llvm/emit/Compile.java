@@ -6,6 +6,7 @@ import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.pass.TypePass;
 import dev.jaxc.ir.pass.canon.CanonicalPipeline;
 import dev.jaxc.ir.pass.random.RandomExpansion;
+import dev.jaxc.ir.pass.random.RngUniformKeys;
 import dev.jaxc.ir.types.PromotionMode;
 import dev.jaxc.ir.types.TypeConfig;
 
@@ -15,6 +16,6 @@ public final class Compile {
 
   public static Program program(String text) {
     Program typed = TypePass.run(JaxprParser.parse("test.jaxpr", text), new TypeConfig(true, PromotionMode.STANDARD), new Diagnostics());
-    return RandomExpansion.run(CanonicalPipeline.run(typed));
+    return RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)));
   }
 }
