@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.artifact.ElfSymbols;
 import dev.jaxc.backend.llvm.emit.Compile;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.ir.Program;
