@@ -14,7 +14,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * libc.so.6 since 2.34; before that the pthread ones are in libpthread.so.0 (the linker adds it).
  */
 public final class Libc {
-  /** The symbols of the thread runtime, all or none of which a module imports. */
+  /**
+   * The symbols of the thread runtime: a module with a split region imports them all (getenv and
+   * sysconf not when the thread count is baked in), others none.
+   */
   public static final List<String> THREAD_SYMBOLS = List.of("getenv", "sysconf", "pthread_create", "pthread_join");
 
   private Libc() {}
