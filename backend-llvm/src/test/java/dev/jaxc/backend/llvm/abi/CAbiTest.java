@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * threads calling the entry point at once. The model needs a workspace (b has two uses), so
  * malloc/free run on every call. Its fusions are compiled to run split across threads (a low work
  * threshold), so each of the 8 callers also starts threads; the program runs with
- * JAXC_NUM_THREADS unset, 1 and 4. AArch64 runs under qemu-aarch64.
+ * JAXC_NUM_THREADS unset, 1 and 4, and once where no thread can start. AArch64 runs under
+ * qemu-aarch64.
  */
 class CAbiTest {
   @TempDir Path dir;
@@ -71,7 +72,17 @@ class CAbiTest {
         for (int k = 0; k < rounds; k++) bad += check((int)(long)arg + k % 3) != 0;
         return (void *)bad;
       }
+      static void *noop(void *arg) { return arg; }
       int main(int argc, char **argv) {
+        if (argc > 1 && argv[1][0] == 'i') {  /* "inline": one caller, no worker threads */
+          pthread_t t;
+          int rc = pthread_create(&t, 0, noop, 0);
+          if (rc == 0) pthread_join(t, 0);
+          printf("%s\\n", rc ? "threads cannot start" : "threads can start");
+          for (int k = 0; k < 20; k++) if (check(k + 1)) return 40;
+          puts("ok");
+          return 0;
+        }
         if (argc > 1) rounds = atoi(argv[1]);
         if (m_num_inputs() != 2 || m_num_outputs() != 4) return 10;
         int32_t a[4096] = {0}, d[4096], lit;
@@ -138,6 +149,20 @@ class CAbiTest {
     assumeTrue(Linker.command(TargetSpec.x86_64()).isPresent() && onPath("cc"), "no linker or C compiler (apt-get install gcc)");
     build(TargetSpec.x86_64(), "cc");
     for (String threads : THREADS) assertEquals("ok", run(List.of("./main"), threads).strip(), "JAXC_NUM_THREADS=" + threads);
+  }
+
+  /**
+   * With too little address space for a thread's stack, pthread_create fails: every chunk then
+   * runs on the caller and the results are still right.
+   */
+  @Test
+  void chunksWhoseThreadCannotStartRunOnTheCaller() throws Exception {
+    assumeTrue(System.getProperty("os.arch").matches("amd64|x86_64"), "host is not x86-64");
+    assumeTrue(Linker.command(TargetSpec.x86_64()).isPresent() && onPath("cc"), "no linker or C compiler (apt-get install gcc)");
+    build(TargetSpec.x86_64(), "cc");
+    String out = run(List.of("sh", "-c", "ulimit -v 8192 && exec ./main inline"), "4");
+    assumeTrue(out.startsWith("threads cannot start"), "an 8 MB address space still fits a thread here: " + out);
+    assertEquals("ok", out.lines().skip(1).findFirst().orElse(""), out);
   }
 
   @Test
