@@ -17,34 +17,43 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * <pre>
  * void jaxc_parallel_for(void (*body)(void *ctx, i64 begin, i64 end), void *ctx, i64 n, i64 grain, i64 useful);
- * i64 jaxc_num_threads(void);   // JAXC_NUM_THREADS if a positive integer, else the online CPUs; ≤ 64
- * void *jaxc_thread_start(task *t);  // pthread start routine: t->body(t->ctx, t->begin, t->end)
+ * i64 jaxc_num_threads(void);            // JAXC_NUM_THREADS if a positive integer, else the online CPUs; ≤ 64
+ * void jaxc_run_chunks(region *r);       // claims chunks (an atomic counter) and runs them until none is left
+ * void *jaxc_thread_start(region *r);    // pthread start routine: jaxc_run_chunks(r)
  * </pre>
  *
- * {@code jaxc_parallel_for} cuts [0, n) into t = min(threads, useful, ⌈n / grain⌉) chunks whose
- * bounds are multiples of {@code grain} (except n), starts threads for chunks 1..t-1, runs chunk 0
- * itself, then joins them; a chunk whose thread could not be created runs on the caller after its
- * own. Fork-join per call, all state on the caller's stack: nothing global, so it is reentrant.
+ * {@code jaxc_parallel_for} uses t = min(threads, useful, ⌈n / grain⌉) threads; with t = 1 it
+ * calls the body on [0, n). Else it cuts [0, n) into min(⌈n / grain⌉, {@link #CHUNKS_PER_THREAD}·t)
+ * chunks whose bounds are multiples of {@code grain} (except n), starts t − 1 threads and runs
+ * chunks on the calling thread too, each thread claiming the next chunk until none is left, then
+ * joins them. Claiming rather than a fixed share per thread keeps a thread the OS runs late (a
+ * busy machine) from holding up the others, and a thread that could not be created costs nothing:
+ * the others run its chunks. Fork-join per call, all state on the caller's stack: nothing global,
+ * so it is reentrant.
  */
 final class ThreadRuntime {
   static final String PARALLEL_FOR = "jaxc_parallel_for";
   private static final String NUM_THREADS = "jaxc_num_threads";
+  private static final String RUN_CHUNKS = "jaxc_run_chunks";
   private static final String THREAD_START = "jaxc_thread_start";
   private static final String ENV = "JAXC_NUM_THREADS";
   /** Values of JAXC_NUM_THREADS above this are read as this (no overflow while parsing). */
   private static final long ENV_CAP = 1 << 20;
+  /** Chunks per thread: small enough to even out late threads, big enough to be worth claiming. */
+  static final int CHUNKS_PER_THREAD = 4;
 
   private final Ir ir;
   private final Threading threading;
   private final TargetSpec.Arch arch;
-  /** { body, ctx, begin, end }: one chunk, the argument of a thread. */
-  private final LLVMTypeRef task;
+  /** { body, ctx, n, grain, units, chunks, next }: one region, shared by its threads. */
+  private final LLVMTypeRef region;
 
   ThreadRuntime(Ir ir, Threading threading, TargetSpec.Arch arch) {
     this.ir = ir;
     this.threading = threading;
     this.arch = arch;
-    this.task = LLVMStructTypeInContext(ir.ctx, new PointerPointer<>(ir.ptr, ir.ptr, ir.i64, ir.i64), 4, 0);
+    this.region = LLVMStructTypeInContext(ir.ctx,
+        new PointerPointer<>(ir.ptr, ir.ptr, ir.i64, ir.i64, ir.i64, ir.i64, ir.i64), 7, 0);
   }
 
   /** {@code void (ptr ctx, i64 begin, i64 end)}: a parallel region's outlined body. */
@@ -68,7 +77,7 @@ final class ThreadRuntime {
     LLVMValueRef grain = LLVMGetParam(fn, 3);
     LLVMValueRef useful = LLVMGetParam(fn, 4);
     int max = Threading.MAX_THREADS;
-    LLVMValueRef tasks = alloca(LLVMArrayType2(task, max), 8);
+    LLVMValueRef r = alloca(region, 8);
     LLVMValueRef handles = alloca(LLVMArrayType2(ir.i64, max), 8);
     LLVMValueRef started = alloca(LLVMArrayType2(ir.i8, max), 1);
 
@@ -82,45 +91,63 @@ final class ThreadRuntime {
     LLVMBuildRetVoid(ir.b);
 
     ir.at(split);
-    LLVMValueRef q = ir.udiv(units, t);
-    LLVMValueRef r = ir.urem(units, t);
-    // Chunk i is units [i·q + min(i, r), (i+1)·q + min(i+1, r)), scaled by grain and cut at n.
-    java.util.function.Function<LLVMValueRef, LLVMValueRef> bound =
-        i -> umin(ir.mul(ir.add(ir.mul(i, q), umin(i, r)), grain), n);
+    LLVMValueRef[] fields = {body, ctx, n, grain, units, umin(units, ir.mul(t, ir.i64(CHUNKS_PER_THREAD))), ir.i64(0)};
+    for (int k = 0; k < fields.length; k++) ir.store(fields[k], field(r, k), 8);
     counted(ir.i64(1), t, i -> {
-      LLVMValueRef tk = ir.gep(task, tasks, i);
-      ir.store(body, field(tk, 0), 8);
-      ir.store(ctx, field(tk, 1), 8);
-      ir.store(bound.apply(i), field(tk, 2), 8);
-      ir.store(bound.apply(ir.add(i, ir.i64(1))), field(tk, 3), 8);
-      LLVMValueRef rc = Libc.pthreadCreate(ir, ir.gep(ir.i64, handles, i), LLVMConstPointerNull(ir.ptr), threadStart(), tk);
+      LLVMValueRef rc = Libc.pthreadCreate(ir, ir.gep(ir.i64, handles, i), LLVMConstPointerNull(ir.ptr), threadStart(), r);
       ir.store(ir.zext(ir.icmp(LLVMIntEQ, rc, ir.i32(0)), ir.i8), ir.gep(ir.i8, started, i), 1);
     });
-    ir.call(bodyType(), body, ctx, ir.i64(0), bound.apply(ir.i64(1)));
+    ir.call(ir.fnType(ir.voidType, ir.ptr), runChunks(), r);
     counted(ir.i64(1), t, i -> {
       LLVMBasicBlockRef join = ir.block("join");
-      LLVMBasicBlockRef inline = ir.block("inline");
       LLVMBasicBlockRef next = ir.block("next");
-      ir.condBr(ir.icmp(LLVMIntNE, ir.load(ir.i8, ir.gep(ir.i8, started, i), 1), ir.constInt(ir.i8, 0)), join, inline);
+      ir.condBr(ir.icmp(LLVMIntNE, ir.load(ir.i8, ir.gep(ir.i8, started, i), 1), ir.constInt(ir.i8, 0)), join, next);
       ir.at(join);
       Libc.pthreadJoin(ir, ir.load(ir.i64, ir.gep(ir.i64, handles, i), 8), LLVMConstPointerNull(ir.ptr));
-      ir.br(next);
-      ir.at(inline);
-      LLVMValueRef tk = ir.gep(task, tasks, i);
-      ir.call(bodyType(), body, ctx, ir.load(ir.i64, field(tk, 2), 8), ir.load(ir.i64, field(tk, 3), 8));
       ir.br(next);
       ir.at(next);
     });
     LLVMBuildRetVoid(ir.b);
   }
 
-  /** {@code void *jaxc_thread_start(task *t)}: runs one chunk on a new thread. */
+  /**
+   * {@code void jaxc_run_chunks(region *r)}: chunk c of C covers units [c·q + min(c, m), (c+1)·q +
+   * min(c+1, m)) with q = units / C, m = units % C, scaled by grain and cut at n.
+   */
+  private LLVMValueRef runChunks() {
+    return ir.outlined(RUN_CHUNKS, ir.fnType(ir.voidType, ir.ptr), fn -> {
+      LLVMValueRef r = LLVMGetParam(fn, 0);
+      LLVMValueRef body = ir.load(ir.ptr, field(r, 0), 8);
+      LLVMValueRef ctx = ir.load(ir.ptr, field(r, 1), 8);
+      LLVMValueRef n = ir.load(ir.i64, field(r, 2), 8);
+      LLVMValueRef grain = ir.load(ir.i64, field(r, 3), 8);
+      LLVMValueRef units = ir.load(ir.i64, field(r, 4), 8);
+      LLVMValueRef chunks = ir.load(ir.i64, field(r, 5), 8);
+      LLVMValueRef q = ir.udiv(units, chunks);
+      LLVMValueRef m = ir.urem(units, chunks);
+      LLVMBasicBlockRef claim = ir.block("claim");
+      LLVMBasicBlockRef run = ir.block("run");
+      LLVMBasicBlockRef done = ir.block("done");
+      ir.br(claim);
+      ir.at(claim);
+      // Only the counter is shared while chunks run; thread start and join order the rest.
+      LLVMValueRef c = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpAdd, field(r, 6), ir.i64(1),
+          LLVMAtomicOrderingMonotonic, 0);
+      ir.condBr(ir.icmp(LLVMIntULT, c, chunks), run, done);
+      ir.at(run);
+      java.util.function.Function<LLVMValueRef, LLVMValueRef> bound =
+          k -> umin(ir.mul(ir.add(ir.mul(k, q), umin(k, m)), grain), n);
+      ir.call(bodyType(), body, ctx, bound.apply(c), bound.apply(ir.add(c, ir.i64(1))));
+      ir.br(claim);
+      ir.at(done);
+      LLVMBuildRetVoid(ir.b);
+    });
+  }
+
+  /** {@code void *jaxc_thread_start(region *r)}: a started thread's life. */
   private LLVMValueRef threadStart() {
     return ir.outlined(THREAD_START, ir.fnType(ir.ptr, ir.ptr), fn -> {
-      LLVMValueRef tk = LLVMGetParam(fn, 0);
-      LLVMValueRef body = ir.load(ir.ptr, field(tk, 0), 8);
-      ir.call(bodyType(), body, ir.load(ir.ptr, field(tk, 1), 8), ir.load(ir.i64, field(tk, 2), 8),
-          ir.load(ir.i64, field(tk, 3), 8));
+      ir.call(ir.fnType(ir.voidType, ir.ptr), runChunks(), LLVMGetParam(fn, 0));
       ir.ret(LLVMConstPointerNull(ir.ptr));
     });
   }
@@ -181,8 +208,8 @@ final class ThreadRuntime {
     return a;
   }
 
-  private LLVMValueRef field(LLVMValueRef tk, int k) {
-    return LLVMBuildStructGEP2(ir.b, task, tk, k, "");
+  private LLVMValueRef field(LLVMValueRef r, int k) {
+    return LLVMBuildStructGEP2(ir.b, region, r, k, "");
   }
 
   private LLVMValueRef umin(LLVMValueRef x, LLVMValueRef y) {
