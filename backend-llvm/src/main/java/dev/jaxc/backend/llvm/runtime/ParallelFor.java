@@ -4,7 +4,9 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -24,6 +26,8 @@ public final class ParallelFor {
   private final Ir ir;
   private final Threading threading;
   private final ThreadRuntime runtime;
+  /** Per function that has regions: its thread-count slot (by the function's address). */
+  private final Map<Long, LLVMValueRef> counts = new HashMap<>();
 
   public ParallelFor(Ir ir, Threading threading, TargetSpec.Arch arch) {
     this.ir = ir;
@@ -56,7 +60,27 @@ public final class ParallelFor {
       ir.store(captured.get(k), ir.gep(ir.i8, ctx, ir.i64((long) Outliner.SLOT * k)), Outliner.SLOT);
     }
     long useful = Math.min(threading.useful(work), units);
-    ir.call(runtime.parallelForType(), runtime.parallelFor(), fn, ctx, ir.i64(n), ir.i64(grain), ir.i64(useful));
+    ir.call(runtime.parallelForType(), runtime.parallelFor(), fn, ctx, ir.i64(n), ir.i64(grain), ir.i64(useful),
+        threadCount());
+  }
+
+  /**
+   * The caller's slot for the thread count, 0 until its first region asks: one per function (the
+   * entry point), set to 0 at its top, so each call asks at most once.
+   */
+  private LLVMValueRef threadCount() {
+    LLVMValueRef fn = ir.function();
+    return counts.computeIfAbsent(fn.address(), a -> {
+      LLVMBuilderRef b = atEntry(fn);
+      try {
+        LLVMValueRef slot = LLVMBuildAlloca(b, ir.i64, "");
+        LLVMSetAlignment(slot, 8);
+        LLVMSetAlignment(LLVMBuildStore(b, ir.i64(0), slot), 8);
+        return slot;
+      } finally {
+        LLVMDisposeBuilder(b);
+      }
+    });
   }
 
   private boolean inParallelBody() {
@@ -72,17 +96,23 @@ public final class ParallelFor {
 
   /** The context: {@code slots} 8-byte slots in the caller's entry block (allocated once per call). */
   private LLVMValueRef entryAlloca(int slots) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
+    LLVMBuilderRef b = atEntry(ir.function());
     try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-      else LLVMPositionBuilderBefore(b, first);
       LLVMValueRef slot = LLVMBuildAlloca(b, LLVMArrayType2(ir.i64, slots), "");
       LLVMSetAlignment(slot, Outliner.SLOT);
       return slot;
     } finally {
       LLVMDisposeBuilder(b);
     }
+  }
+
+  /** A new builder at the top of {@code fn}'s entry block (the caller disposes it). */
+  private LLVMBuilderRef atEntry(LLVMValueRef fn) {
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
+    else LLVMPositionBuilderBefore(b, first);
+    return b;
   }
 }

@@ -16,13 +16,15 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * region (so cross-compiling needs no C toolchain, and other modules import nothing for it):
  *
  * <pre>
- * void jaxc_parallel_for(void (*body)(void *ctx, i64 begin, i64 end), void *ctx, i64 n, i64 grain, i64 useful);
+ * void jaxc_parallel_for(void (*body)(void *ctx, i64 begin, i64 end), void *ctx, i64 n, i64 grain, i64 useful,
+ *                        i64 *threads);  // *threads: 0, or the count this entry point call already found
  * i64 jaxc_num_threads(void);            // JAXC_NUM_THREADS if a positive integer, else the online CPUs; ≤ 64
  * void jaxc_run_chunks(region *r);       // claims chunks (an atomic counter) and runs them until none is left
  * void *jaxc_thread_start(region *r);    // pthread start routine: jaxc_run_chunks(r)
  * </pre>
  *
- * {@code jaxc_parallel_for} uses t = min(threads, useful, ⌈n / grain⌉) threads; with t = 1 it
+ * {@code jaxc_parallel_for} uses t = min(threads, useful, ⌈n / grain⌉) threads (threads: asked
+ * once per call of the entry point, since sysconf costs about 8 µs); with t = 1 it
  * calls the body on [0, n). Else it cuts [0, n) into min(⌈n / grain⌉, {@link #CHUNKS_PER_THREAD}·t)
  * chunks whose bounds are multiples of {@code grain} (except n), starts t − 1 threads and runs
  * chunks on the calling thread too, each thread claiming the next chunk until none is left, then
@@ -62,7 +64,7 @@ final class ThreadRuntime {
   }
 
   LLVMTypeRef parallelForType() {
-    return ir.fnType(ir.voidType, ir.ptr, ir.ptr, ir.i64, ir.i64, ir.i64);
+    return ir.fnType(ir.voidType, ir.ptr, ir.ptr, ir.i64, ir.i64, ir.i64, ir.ptr);
   }
 
   /** The module's {@code jaxc_parallel_for}, emitted (with what it calls) the first time. */
@@ -76,13 +78,27 @@ final class ThreadRuntime {
     LLVMValueRef n = LLVMGetParam(fn, 2);
     LLVMValueRef grain = LLVMGetParam(fn, 3);
     LLVMValueRef useful = LLVMGetParam(fn, 4);
+    LLVMValueRef known = LLVMGetParam(fn, 5);
     int max = Threading.MAX_THREADS;
     LLVMValueRef r = alloca(region, 8);
     LLVMValueRef handles = alloca(LLVMArrayType2(ir.i64, max), 8);
     LLVMValueRef started = alloca(LLVMArrayType2(ir.i8, max), 1);
 
     LLVMValueRef units = ir.udiv(ir.sub(ir.add(n, grain), ir.i64(1)), grain);
-    LLVMValueRef t = umin(umin(ir.call(ir.fnType(ir.i64), numThreads()), useful), units);
+    LLVMBasicBlockRef entry = ir.currentBlock();
+    LLVMBasicBlockRef ask = ir.block("ask");
+    LLVMBasicBlockRef decide = ir.block("decide");
+    LLVMValueRef cached = ir.load(ir.i64, known, 8);
+    ir.condBr(ir.icmp(LLVMIntEQ, cached, ir.i64(0)), ask, decide);
+    ir.at(ask);
+    LLVMValueRef asked = ir.call(ir.fnType(ir.i64), numThreads());
+    ir.store(asked, known, 8);
+    ir.br(decide);
+    ir.at(decide);
+    LLVMValueRef threads = ir.phi(ir.i64);
+    ir.incoming(threads, cached, entry);
+    ir.incoming(threads, asked, ask);
+    LLVMValueRef t = umin(umin(threads, useful), units);
     LLVMBasicBlockRef serial = ir.block("serial");
     LLVMBasicBlockRef split = ir.block("split");
     ir.condBr(ir.icmp(LLVMIntULE, t, ir.i64(1)), serial, split);
