@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Links an object into a shared library with the system's linker: {@code ld.lld} for any target,
@@ -111,7 +112,7 @@ public final class Linker {
    * gets the first of the target's library directories that has libpthread, if any ({@code exists}
    * tests files); without one the symbols are left to the C library at load time.
    */
-  static List<String> pthread(List<String> base, TargetSpec spec, java.util.function.Predicate<Path> exists) {
+  static List<String> pthread(List<String> base, TargetSpec spec, Predicate<Path> exists) {
     if (!base.get(0).endsWith("ld.lld")) return List.of("-lpthread");
     String gnu = spec.arch() == TargetSpec.Arch.AARCH64 ? "aarch64-linux-gnu" : "x86_64-linux-gnu";
     for (String dir : List.of("/usr/" + gnu + "/lib", "/lib/" + gnu, "/usr/lib/" + gnu)) {

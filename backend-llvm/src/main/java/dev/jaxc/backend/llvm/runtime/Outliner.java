@@ -110,7 +110,7 @@ final class Outliner {
   }
 
   /** Scalars of at most 64 bits and pointers (vectors are made later, by LLVM). */
-  static boolean fitsSlot(LLVMTypeRef t) {
+  private static boolean fitsSlot(LLVMTypeRef t) {
     int kind = LLVMGetTypeKind(t);
     if (kind == LLVMIntegerTypeKind) return LLVMGetIntTypeWidth(t) <= 64;
     return kind == LLVMPointerTypeKind || kind == LLVMFloatTypeKind || kind == LLVMDoubleTypeKind

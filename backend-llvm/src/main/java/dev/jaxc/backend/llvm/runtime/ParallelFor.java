@@ -35,10 +35,6 @@ public final class ParallelFor {
     this.runtime = new ThreadRuntime(ir, threading, arch);
   }
 
-  public Threading threading() {
-    return threading;
-  }
-
   /**
    * Emits {@code body(begin, end)} (i64 values; the body loops over [begin, end) itself) for
    * chunks covering [0, n), n ≥ 1, at the builder's position. {@code grain}: chunk bounds are

@@ -6,6 +6,7 @@ import dev.jaxc.backend.llvm.abi.Libc;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
@@ -34,7 +35,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * so it is reentrant.
  */
 final class ThreadRuntime {
-  static final String PARALLEL_FOR = "jaxc_parallel_for";
+  private static final String PARALLEL_FOR = "jaxc_parallel_for";
   private static final String NUM_THREADS = "jaxc_num_threads";
   private static final String RUN_CHUNKS = "jaxc_run_chunks";
   private static final String THREAD_START = "jaxc_thread_start";
@@ -42,7 +43,7 @@ final class ThreadRuntime {
   /** Values of JAXC_NUM_THREADS above this are read as this (no overflow while parsing). */
   private static final long ENV_CAP = 1 << 20;
   /** Chunks per thread: small enough to even out late threads, big enough to be worth claiming. */
-  static final int CHUNKS_PER_THREAD = 4;
+  private static final int CHUNKS_PER_THREAD = 4;
 
   private final Ir ir;
   private final Threading threading;
@@ -151,7 +152,7 @@ final class ThreadRuntime {
           LLVMAtomicOrderingMonotonic, 0);
       ir.condBr(ir.icmp(LLVMIntULT, c, chunks), run, done);
       ir.at(run);
-      java.util.function.Function<LLVMValueRef, LLVMValueRef> bound =
+      Function<LLVMValueRef, LLVMValueRef> bound =
           k -> umin(ir.mul(ir.add(ir.mul(k, q), umin(k, m)), grain), n);
       ir.call(bodyType(), body, ctx, bound.apply(c), bound.apply(ir.add(c, ir.i64(1))));
       ir.br(claim);
