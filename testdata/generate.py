@@ -1414,6 +1414,10 @@ def _d(name, fn, gen, desc, tol=T32M, x64=False):
 
 
 _d("matmul_f32", lambda a, b: a @ b, lambda r: (N(r, (8, 16)), N(r, (16, 4))), "2-D matmul f32 (K=16)")
+_d("matmul_threaded_f32",
+   lambda a, b: (lambda h: (h.max(axis=0), h[::37]))(jnp.concatenate([a, 2 * a, -a, a + 1]) @ b),
+   lambda r: (N(r, (64, 128)), N(r, (128, 64))),
+   "256x128x64 matmul (2.1M multiply-adds: split across threads by default); its column max and every 37th row")
 _d("matmul_f16", lambda a, b: a @ b, lambda r: (N(r, (8, 16), f16), N(r, (16, 4), f16)), "matmul f16", (1e-2, 1e-2))
 _d("matmul_bf16", lambda a, b: a @ b, lambda r: (N(r, (8, 16), bf16), N(r, (16, 4), bf16)), "matmul bf16",
    (2e-2, 5e-2))

@@ -62,23 +62,28 @@ final class HostRun {
   static List<NpyArray> runLowered(Program lowered, String name, Consts consts, List<NpyArray> inputs)
       throws InputMismatch {
     try (CompiledModule m = Compiler.compile(lowered, TargetSpec.host(), name, consts)) {
-      List<ArrayType> inTypes = m.inputTypes();
-      List<NpyArray> in = conform(inputs, inTypes, consts.count() > 0);
-      ByteBuffer[] inBufs = new ByteBuffer[in.size()];
-      for (int k = 0; k < inBufs.length; k++) inBufs[k] = buffer(in.get(k).data());
-      List<ArrayType> outTypes = m.outputTypes();
-      ByteBuffer[] out = new ByteBuffer[outTypes.size()];
-      for (int k = 0; k < out.length; k++) out[k] = direct(bytes(outTypes.get(k)));
-      ErrorCode rc = m.run(inBufs, out);
-      if (rc != ErrorCode.OK) throw new IllegalStateException("the compiled entry point returned " + rc);
-      List<NpyArray> r = new ArrayList<>();
-      for (int k = 0; k < out.length; k++) {
-        byte[] data = new byte[(int) bytes(outTypes.get(k))];
-        out[k].get(0, data);
-        r.add(NpyArray.of(outTypes.get(k).dtype(), outTypes.get(k).shape().sizes(), data));
-      }
-      return r;
+      return run(m, inputs, consts.count() > 0);
     }
+  }
+
+  /** Runs a host module once on {@code inputs}; {@code baked}: its constvars come from --consts. */
+  static List<NpyArray> run(CompiledModule m, List<NpyArray> inputs, boolean baked) throws InputMismatch {
+    List<ArrayType> inTypes = m.inputTypes();
+    List<NpyArray> in = conform(inputs, inTypes, baked);
+    ByteBuffer[] inBufs = new ByteBuffer[in.size()];
+    for (int k = 0; k < inBufs.length; k++) inBufs[k] = buffer(in.get(k).data());
+    List<ArrayType> outTypes = m.outputTypes();
+    ByteBuffer[] out = new ByteBuffer[outTypes.size()];
+    for (int k = 0; k < out.length; k++) out[k] = direct(bytes(outTypes.get(k)));
+    ErrorCode rc = m.run(inBufs, out);
+    if (rc != ErrorCode.OK) throw new IllegalStateException("the compiled entry point returned " + rc);
+    List<NpyArray> r = new ArrayList<>();
+    for (int k = 0; k < out.length; k++) {
+      byte[] data = new byte[(int) bytes(outTypes.get(k))];
+      out[k].get(0, data);
+      r.add(NpyArray.of(outTypes.get(k).dtype(), outTypes.get(k).shape().sizes(), data));
+    }
+    return r;
   }
 
   /** The inputs as the entry point's binders take them; {@code baked}: constvars come from --consts. */

@@ -12,6 +12,8 @@ import dev.jaxc.backend.llvm.llvm.TargetMachine;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.backend.llvm.plan.Planner;
+import dev.jaxc.backend.llvm.runtime.ParallelFor;
+import dev.jaxc.backend.llvm.runtime.Threading;
 import dev.jaxc.ir.Program;
 import java.util.regex.Pattern;
 import org.bytedeco.javacpp.BytePointer;
@@ -47,6 +49,12 @@ public final class Compiler {
    * @throws IllegalArgumentException more values than constvars, or a value of the wrong size
    */
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts) {
+    return compile(program, target, name, consts, Threading.DEFAULT);
+  }
+
+  /** As above, with the generated code using threads as {@code threading} says. */
+  public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
+      Threading threading) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
     Plan plan = Planner.plan(program.main());
     Llvm.init();
@@ -55,7 +63,8 @@ public final class Compiler {
     TargetMachine tm = null;
     try {
       try (Ir ir = new Ir(ctx, module)) {
-        EntryPoint.emit(ir, plan, name, consts, bases -> new ScheduleEmitter(ir, plan, bases).emitAll());
+        ParallelFor parallel = new ParallelFor(ir, threading, target.arch());
+        EntryPoint.emit(ir, plan, name, consts, bases -> new ScheduleEmitter(ir, plan, parallel, bases).emitAll());
         forTarget(ir, target);
       }
       tm = new TargetMachine(target);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Links an object into a shared library with the system's linker: {@code ld.lld} for any target,
@@ -71,6 +72,7 @@ public final class Linker {
       Files.write(obj, object);
       List<String> cmd = new ArrayList<>(base);
       cmd.addAll(List.of("-o", tmpOut.toString(), obj.toString()));
+      if (importsThreads(object)) cmd.addAll(pthread(base, spec, Files::isRegularFile));
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       byte[] log = p.getInputStream().readAllBytes();
       boolean done = p.waitFor(120, TimeUnit.SECONDS);
@@ -93,6 +95,31 @@ public final class Linker {
       }
       Files.deleteIfExists(work);
     }
+  }
+
+  private static boolean importsThreads(byte[] object) {
+    try {
+      return ElfSymbols.of(object).undefined().contains("pthread_create");
+    } catch (IllegalArgumentException | IndexOutOfBoundsException notElf) {
+      return false;  // the linker will say what is wrong with it
+    }
+  }
+
+  /**
+   * What links a threaded object ({@code pthread_create}) with {@code base} for glibc before 2.34,
+   * where the pthread functions are in libpthread.so.0, not libc: {@code -lpthread} (on newer glibc
+   * an empty archive, so nothing changes). A compiler driver knows where libraries are; ld.lld
+   * gets the first of the target's library directories that has libpthread, if any ({@code exists}
+   * tests files); without one the symbols are left to the C library at load time.
+   */
+  static List<String> pthread(List<String> base, TargetSpec spec, Predicate<Path> exists) {
+    if (!base.get(0).endsWith("ld.lld")) return List.of("-lpthread");
+    String gnu = spec.arch() == TargetSpec.Arch.AARCH64 ? "aarch64-linux-gnu" : "x86_64-linux-gnu";
+    for (String dir : List.of("/usr/" + gnu + "/lib", "/lib/" + gnu, "/usr/lib/" + gnu)) {
+      Path d = Path.of(dir);
+      if (exists.test(d.resolve("libpthread.so")) || exists.test(d.resolve("libpthread.a"))) return List.of("-L" + dir, "-lpthread");
+    }
+    return List.of();
   }
 
   /** The executable {@code tool} in a directory of PATH, if there is one. */

@@ -2,6 +2,8 @@ package dev.jaxc.backend.llvm.emit;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
+import dev.jaxc.backend.llvm.runtime.ParallelFor;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -9,20 +11,74 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 /**
  * Owns loop nests. The first version is a plain row-major nest whose innermost loop walks the
  * last dimension with unit stride, so LLVM's loop vectoriser can take it; size-1 dimensions get
- * no loop, and an empty shape emits nothing. Tiling, explicit vectors and threads replace this
- * one class later.
+ * no loop, and an empty shape emits nothing. {@link #forEachParallel} splits the outermost loop
+ * across threads ({@link ParallelFor}). Tiling and explicit vectors replace this one class later.
  */
 public final class LoopEmitter {
-  private final Ir ir;
+  /**
+   * Chunk bounds on a split innermost axis are multiples of this, so the vectoriser's main loop and
+   * remainder see the same elements in every chunking and results do not depend on the threads.
+   */
+  public static final long VECTOR_GRAIN = 1024;
 
-  public LoopEmitter(Ir ir) {
+  private final Ir ir;
+  private final ParallelFor parallel;
+
+  public LoopEmitter(Ir ir, ParallelFor parallel) {
     this.ir = ir;
+    this.parallel = parallel;
+  }
+
+  public ParallelFor parallel() {
+    return parallel;
   }
 
   /** Emits {@code body} once per index of {@code shape}, at the builder's position. */
   public void forEach(long[] shape, Consumer<Index> body) {
     for (long n : shape) if (n == 0) return;
     nest(shape, 0, new LLVMValueRef[shape.length], body);
+  }
+
+  /**
+   * As {@link #forEach}, with the outermost axis longer than 1 split into chunks across threads
+   * when {@code work} (the nest's estimated scalar operations) is worth it; every index is still
+   * visited once and each element computed alone, so the results are those of one thread. {@code
+   * innerGrain}: chunk bounds are multiples of it when the split axis is the innermost.
+   */
+  public void forEachParallel(long[] shape, long work, long innerGrain, Consumer<Index> body) {
+    for (long n : shape) if (n == 0) return;
+    int d = 0;
+    while (d < shape.length && shape[d] == 1) d++;
+    if (d == shape.length) {
+      forEach(shape, body);
+      return;
+    }
+    int split = d;
+    boolean innermost = Arrays.stream(shape, d + 1, shape.length).allMatch(n -> n == 1);
+    parallel.range(shape[d], innermost ? innerGrain : 1, work, (begin, end) -> {
+      LLVMValueRef[] idx = new LLVMValueRef[shape.length];
+      for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
+      range(begin, end, i -> {
+        idx[split] = i;
+        nest(shape, split + 1, idx, body);
+      });
+    });
+  }
+
+  /** {@code for (i = begin; i < end; i++) body(i)}; begin < end. */
+  private void range(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    LLVMBasicBlockRef pre = ir.currentBlock();
+    LLVMBasicBlockRef loop = ir.block("loop");
+    LLVMBasicBlockRef exit = ir.block("loop.end");
+    ir.br(loop);
+    ir.at(loop);
+    LLVMValueRef i = ir.phi(ir.i64);
+    ir.incoming(i, begin, pre);
+    body.accept(i);
+    LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
+    ir.incoming(i, next, ir.currentBlock());
+    ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    ir.at(exit);
   }
 
   private void nest(long[] shape, int d, LLVMValueRef[] idx, Consumer<Index> body) {

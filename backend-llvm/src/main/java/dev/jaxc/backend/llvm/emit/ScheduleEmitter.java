@@ -7,6 +7,7 @@ import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.backend.llvm.plan.Producer;
 import dev.jaxc.backend.llvm.plan.Step;
+import dev.jaxc.backend.llvm.runtime.ParallelFor;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Literal;
@@ -36,14 +37,15 @@ public final class ScheduleEmitter {
   private final BufferAccess access;
   private final LoopEmitter loops;
 
-  public ScheduleEmitter(Ir ir, Plan plan, Function<Buffer, LLVMValueRef> bases) {
+  /** {@code parallel}: the module's parallel regions (fusion loops may be split across threads). */
+  public ScheduleEmitter(Ir ir, Plan plan, ParallelFor parallel, Function<Buffer, LLVMValueRef> bases) {
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;
     this.rewrites = new XlaRewrites(plan);
     this.lowering = new ElementwiseLowering(ir, ClassTestFold.rawZeroCompares(plan.jaxpr()), rewrites);
     this.access = new BufferAccess(ir);
-    this.loops = new LoopEmitter(ir);
+    this.loops = new LoopEmitter(ir, parallel);
   }
 
   public void emitAll() {
@@ -62,11 +64,18 @@ public final class ScheduleEmitter {
     }
   }
 
+  /**
+   * The group's loop may run on several threads; its generators are composed inside the loop body
+   * (where a thread's own stack slots go). Its work: elements × the group's fused equations.
+   */
   private void fusion(Step.Fusion f) {
     ArrayType shape = type(f.roots().get(0));
-    List<ElementGenerator> gens = new ArrayList<>();
-    for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
-    loops.forEach(shape.shape().sizes(), idx -> {
+    long perElement = 0;
+    for (Var root : f.roots()) perElement += equations(plan.producer(root));
+    long work = shape.shape().elementCount() * perElement;
+    loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, idx -> {
+      List<ElementGenerator> gens = new ArrayList<>();
+      for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
       for (int r = 0; r < gens.size(); r++) {
         Var root = f.roots().get(r);
         access.store(bases.apply(plan.buffer(root)), type(root), idx, gens.get(r).at(idx));
@@ -120,6 +129,13 @@ public final class ScheduleEmitter {
       return lowering.contracted(p, c, factors, ops);
     }
     return lowering.generator(p, ops);
+  }
+
+  /** How many equations {@link #computed} composes for {@code p}. */
+  private long equations(Producer p) {
+    long n = 1;
+    for (Atom in : p.eqn().ins()) if (in instanceof Var v && !plan.isMaterialised(v)) n += equations(plan.producer(v));
+    return n;
   }
 
   private static ArrayType type(Atom a) {

@@ -43,7 +43,7 @@ final class ControlFlowBodies {
    */
   void run(Plan body, List<LLVMValueRef> inputs, List<LLVMValueRef> outputs) {
     Function<Buffer, LLVMValueRef> outer = cx.bases();
-    new ScheduleEmitter(ir, body, b -> {
+    new ScheduleEmitter(ir, body, cx.loops().parallel(), b -> {
       if (b instanceof Buffer.Input i) {
         LLVMValueRef p = inputs.get(i.index());
         if (p == null) throw new IllegalStateException("body input " + i.index() + " is a substituted literal");

@@ -27,8 +27,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * accumulates in a stack tile of accumulators, so the innermost loop is a unit-stride
  * multiply-add LLVM's vectoriser takes, every output element is summed in reduction order, and
  * the accumulator type may be wider than C's (f32 for f16/bf16). The operand that ignores the
- * innermost axis is read once per reduction step. The packed micro-kernel of the performance
- * work replaces this class.
+ * innermost axis is read once per reduction step. The first outer loop longer than 1 (or the
+ * chunk loop) is split across threads; the reduction never is, so each element's sum is the same
+ * on any number of threads. The packed micro-kernel of the performance work replaces this class.
  */
 final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
@@ -97,19 +98,42 @@ final class GemmCore {
       scalar = out.length == 0;
       aVaries = scalar || s.a().reads(inner);
       bVaries = scalar || s.b().reads(inner);
-      single = Arrays.stream(s.red()).reduce(1, (x, y) -> x * y) == 1;
+      single = product(s.red()) == 1;
     }
 
+    /**
+     * Loops over the outer axes and the chunks of the innermost one (full chunks, then the rest),
+     * split across threads along the first of these longer than 1; each thread has its own tiles.
+     */
     void emit() {
       long extent = scalar ? 1 : s.out()[inner];
       int tile = (int) Math.min(TILE, extent);
-      for (LLVMTypeRef t : s.acc().slots()) tiles.add(entryAlloca(LLVMArrayType2(t, tile)));
       long full = extent / tile;
       long rest = extent % tile;
-      loops.forEach(Arrays.copyOf(s.out(), inner), outer -> {
-        if (full == 1) chunk(outer, ir.i64(0), tile);
-        else counted(ir.i64(full), k -> chunk(outer, ir.mul(k, ir.i64(tile)), tile));
-        if (rest > 0) chunk(outer, ir.i64(full * tile), (int) rest);
+      long[] space = Arrays.copyOf(s.out(), inner + 1);
+      space[inner] = full + (rest > 0 ? 1 : 0);
+      long work = product(s.out()) * product(s.red());
+      loops.forEachParallel(space, work, 1, o -> {
+        for (LLVMTypeRef t : s.acc().slots()) tiles.add(entryAlloca(LLVMArrayType2(t, tile)));
+        Index outer = new Index(o.dims().subList(0, inner));
+        LLVMValueRef u = o.get(inner);
+        if (rest == 0) {
+          chunk(outer, ir.mul(u, ir.i64(tile)), tile);
+        } else if (full == 0) {
+          chunk(outer, ir.i64(0), (int) rest);
+        } else {
+          LLVMBasicBlockRef whole = ir.block("gemm.full");
+          LLVMBasicBlockRef last = ir.block("gemm.rest");
+          LLVMBasicBlockRef done = ir.block("gemm.chunk.end");
+          ir.condBr(ir.icmp(LLVMIntULT, u, ir.i64(full)), whole, last);
+          ir.at(whole);
+          chunk(outer, ir.mul(u, ir.i64(tile)), tile);
+          ir.br(done);
+          ir.at(last);
+          chunk(outer, ir.i64(full * tile), (int) rest);
+          ir.br(done);
+          ir.at(done);
+        }
       });
     }
 
@@ -161,6 +185,10 @@ final class GemmCore {
       for (int t = inner + 1; t < s.out().length; t++) d.add(ir.i64(0));
       return new Index(d);
     }
+  }
+
+  private static long product(long[] xs) {
+    return Arrays.stream(xs).reduce(1, (x, y) -> x * y);
   }
 
   private LLVMValueRef and(LLVMValueRef x, LLVMValueRef y) {

@@ -125,9 +125,10 @@ final class ReduceKernel {
     /** The kept dimensions other than {@code row}. */
     private final long[] outer;
     private final long width;
-    private final List<ReduceSlot> acc;
+    /** The accumulators, made in the loop over the kept dimensions (a thread's own stack). */
+    private List<ReduceSlot> acc;
     private final boolean tree;
-    private final List<ReduceSlot> window;
+    private List<ReduceSlot> window;
     private final long[] size;
     private final long[] windows;
     private final long[] low;
@@ -145,10 +146,8 @@ final class ReduceKernel {
       row = rank > 0 && !isReduced(r, rank - 1) ? rank - 1 : -1;
       outer = IntStream.range(0, rank).filter(d -> d != row && !isReduced(r, d)).mapToLong(d -> r.shape()[d]).toArray();
       width = row < 0 ? 1 : Math.max(1, Math.min(r.shape()[row], ROW_TILE));
-      acc = slots(width);
       tree = count > 0 && r.operands().size() == 1 && !r.orderFree()
           && Arrays.stream(reduced).anyMatch(n -> n > TREE_WINDOW);
-      window = tree ? slots(width) : List.of();
       int m = reduced.length;
       size = new long[m];
       windows = new long[m];
@@ -160,19 +159,26 @@ final class ReduceKernel {
       }
     }
 
+    /**
+     * The loop over the kept dimensions may be split across threads: each result is still folded
+     * whole, in its order, by one thread.
+     */
     void run() {
-      cx.loops().forEach(outer, o -> {
+      long results = Arrays.stream(outer).reduce(row < 0 ? 1 : r.shape()[row], (a, b) -> a * b);
+      cx.loops().forEachParallel(outer, results * count * r.operands().size(), 1, o -> {
+        acc = slots(width);
+        window = tree ? slots(width) : List.of();
         if (row < 0) {
           tile(o, ir.i64(0), 1);
-          return;
+        } else {
+          long n = r.shape()[row];
+          long full = n / width;
+          if (full > 0) cx.loops().forEach(new long[] {full}, t -> tile(o, ir.mul(t.get(0), ir.i64(width)), width));
+          if (n % width > 0) tile(o, ir.i64(full * width), n % width);
         }
-        long n = r.shape()[row];
-        long full = n / width;
-        if (full > 0) cx.loops().forEach(new long[] {full}, t -> tile(o, ir.mul(t.get(0), ir.i64(width)), width));
-        if (n % width > 0) tile(o, ir.i64(full * width), n % width);
+        acc.forEach(ReduceSlot::release);
+        window.forEach(ReduceSlot::release);
       });
-      acc.forEach(ReduceSlot::release);
-      window.forEach(ReduceSlot::release);
     }
 
     /** The results at {@code o} and row positions start … start + lanes - 1. */

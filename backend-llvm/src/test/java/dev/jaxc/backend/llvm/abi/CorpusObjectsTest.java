@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.artifact.ElfSymbols;
 import dev.jaxc.backend.llvm.emit.Compile;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.ir.Program;
@@ -23,11 +24,19 @@ import org.junit.jupiter.api.Test;
 /**
  * Every golden case the backend compiles also compiles, verifies and emits for the baseline
  * x86-64 and AArch64 targets; the objects define exactly the C ABI's three symbols and need
- * nothing from outside but malloc and free (no libm, no compiler runtime); and compiling twice
- * gives byte-identical objects.
+ * nothing from outside but malloc and free and, where work is split across threads, the thread
+ * runtime's pthread_create, pthread_join, getenv and sysconf (no libm, no compiler runtime);
+ * and compiling twice gives byte-identical objects.
  */
 class CorpusObjectsTest {
-  private static final Set<String> ALLOWED_IMPORTS = Set.of("malloc", "free");
+  private static final Set<String> ALLOWED_IMPORTS = allowedImports();
+
+  /** malloc and free; the thread runtime's functions where work is split (ThreadImportsTest). */
+  private static Set<String> allowedImports() {
+    Set<String> s = new TreeSet<>(List.of("malloc", "free"));
+    s.addAll(Libc.THREAD_SYMBOLS);
+    return s;
+  }
 
   static Path casesDir() {
     String root = System.getProperty("jaxc.root");

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
-import dev.jaxc.backend.llvm.abi.ElfSymbols;
+import dev.jaxc.backend.llvm.artifact.ElfSymbols;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import java.util.List;
 import java.util.Set;

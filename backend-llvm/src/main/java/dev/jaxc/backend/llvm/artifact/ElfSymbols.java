@@ -1,4 +1,4 @@
-package dev.jaxc.backend.llvm.abi;
+package dev.jaxc.backend.llvm.artifact;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -6,11 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The symbols of a little-endian ELF64 relocatable object (test helper). */
+/** The symbols of a little-endian ELF64 relocatable object: what it defines and what it imports. */
 public record ElfSymbols(int machine, List<String> defined, List<String> undefined) {
+  /**
+   * @throws IllegalArgumentException not an ELF64 little-endian file
+   * @throws IndexOutOfBoundsException a truncated one
+   */
   public static ElfSymbols of(byte[] elf) {
     ByteBuffer b = ByteBuffer.wrap(elf).order(ByteOrder.LITTLE_ENDIAN);
-    if (b.getInt(0) != 0x464C457F || elf[4] != 2 || elf[5] != 1) throw new IllegalArgumentException("not ELF64 LE");
+    if (elf.length < 64 || b.getInt(0) != 0x464C457F || elf[4] != 2 || elf[5] != 1) throw new IllegalArgumentException("not ELF64 LE");
     int machine = b.getShort(18) & 0xFFFF;
     long shoff = b.getLong(0x28);
     int shentsize = b.getShort(0x3A) & 0xFFFF;
