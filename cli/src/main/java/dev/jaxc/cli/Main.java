@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Ahead-of-time compiler for printed jaxprs.",
     subcommands = {
-      CompileCommand.class, InspectCommand.class, RunCommand.class, CheckCommand.class, PromoteCommand.class,
+      CompileCommand.class, InspectCommand.class, RunCommand.class, CheckCommand.class, BenchCommand.class,
+      PromoteCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
