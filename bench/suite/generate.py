@@ -33,7 +33,7 @@ def savez(path, arrays):
         for i, a in enumerate(arrays):
             zi = zipfile.ZipInfo(f"arr_{i}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             with zf.open(zi, "w", force_zip64=True) as fid:
-                np.lib.format.write_array(fid, np.ascontiguousarray(a), allow_pickle=False)
+                np.lib.format.write_array(fid, np.array(a, order="C"), allow_pickle=False)  # keeps 0-d arrays 0-d
 
 
 def inputs_of(w):
