@@ -78,12 +78,24 @@ def compile_model(name):
     return lib
 
 
-def limits():
+def limits(before=None):
+    """The machine's limits; with the ones measured before, the better of each (other work on a
+    shared machine can only make a measurement lower)."""
     copy1, triad1, copy_all, triad_all = map(float, sh([str(BUILD / "stream")]).split())
     fma1, fma_all, width = sh([str(BUILD / "fma_peak")]).split()
+    if before:
+        copy1, copy_all = max(copy1, before["copy"][0]), max(copy_all, before["copy"][1])
+        triad1, triad_all = max(triad1, before["triad"][0]), max(triad_all, before["triad"][1])
+        fma1, fma_all = max(float(fma1), before["fma_1"]), max(float(fma_all), before["fma_all"])
     return {"bw_1": max(copy1, triad1), "bw_all": max(copy_all, triad_all),
             "copy": (copy1, copy_all), "triad": (triad1, triad_all),
             "fma_1": float(fma1), "fma_all": float(fma_all), "width": int(width)}
+
+
+def print_limits(lim, when):
+    print(f"limits ({when}): bandwidth copy {lim['copy'][0]:.1f} / {lim['copy'][1]:.1f} GB/s, triad "
+          f"{lim['triad'][0]:.1f} / {lim['triad'][1]:.1f} GB/s (1 thread / all); FMA peak f32 at {lim['width']} bits "
+          f"{lim['fma_1']:.1f} / {lim['fma_all']:.1f} GFLOP/s (1 core / all)", flush=True)
 
 
 class Jaxc:
@@ -178,38 +190,49 @@ def main():
     lim = None
     if not a.no_limits:
         lim = limits()
-        print(f"limits: bandwidth copy {lim['copy'][0]:.1f} / {lim['copy'][1]:.1f} GB/s, triad {lim['triad'][0]:.1f} / "
-              f"{lim['triad'][1]:.1f} GB/s (1 thread / all); FMA peak f32 at {lim['width']} bits "
-              f"{lim['fma_1']:.1f} / {lim['fma_all']:.1f} GFLOP/s (1 core / all)", flush=True)
+        print_limits(lim, "before")
 
-    head = (f"{'workload':<18} {'XLA ms':>9} {'jaxc ms':>9} {'reused':>9} {'jaxc/XLA':>8} "
-            f"{'jaxc rate':>14} {'jaxc %lim':>9} {'XLA %lim':>8}  check")
-    print(head)
-    print("-" * len(head), flush=True)
-    ratios, failures = [], []
+    rows, failures = [], []
     for w in chosen:
         meta = json.loads((CASES / w.name / "meta.json").read_text())
         try:
             lib = compile_model(w.name)
         except subprocess.CalledProcessError as e:
-            print(f"{w.name:<18} compile failed: {e.stderr.strip().splitlines()[:1]}", flush=True)
+            first = (e.stderr.strip().splitlines() or ["?"])[0]
+            rows.append((w.name, None, f"compile failed: {first}"))
             failures.append(w.name)
             continue
         t_xla, t_fresh, t_reused, problem = time_workload(w, meta, lib, a.runs)
+        if problem:
+            failures.append(w.name)
+        rows.append((w.name, (meta, t_xla, t_fresh, t_reused), problem or "ok"))
+        print(f"  {w.name}: XLA {t_xla * 1e3:.3f} ms, jaxc {t_fresh * 1e3:.3f} ms, {problem or 'ok'}",
+              file=sys.stderr, flush=True)
+    if lim:
+        lim = limits(lim)
+        print_limits(lim, "best of before and after")
+
+    head = (f"{'workload':<18} {'XLA ms':>9} {'jaxc ms':>9} {'reused':>9} {'jaxc/XLA':>8} "
+            f"{'jaxc rate':>15} {'jaxc %lim':>9} {'XLA %lim':>8}  check")
+    print(head)
+    print("-" * len(head))
+    ratios = []
+    for name, times, check in rows:
+        if times is None:
+            print(f"{name:<18} {check}")
+            continue
+        meta, t_xla, t_fresh, t_reused = times
         ratio = t_fresh / t_xla
         ratios.append(ratio)
         if meta["bound"] == "compute":
-            rate, unit, limit = meta["flops"] / t_fresh / 1e9, "GFLOP/s", lim and lim["fma_all"]
-            xla_rate = meta["flops"] / t_xla / 1e9
+            work, unit, limit = meta["flops"], "GFLOP/s", lim and lim["fma_all"]
         else:
-            rate, unit, limit = meta["bytes"] / t_fresh / 1e9, "GB/s", lim and lim["bw_all"]
-            xla_rate = meta["bytes"] / t_xla / 1e9
+            work, unit, limit = meta["bytes"], "GB/s", lim and lim["bw_all"]
+        rate, xla_rate = work / t_fresh / 1e9, work / t_xla / 1e9
         pct = f"{100 * rate / limit:8.1f}%" if limit else f"{'-':>9}"
         xpct = f"{100 * xla_rate / limit:7.1f}%" if limit else f"{'-':>8}"
-        if problem:
-            failures.append(w.name)
-        print(f"{w.name:<18} {t_xla * 1e3:9.3f} {t_fresh * 1e3:9.3f} {t_reused * 1e3:9.3f} {ratio:8.2f} "
-              f"{rate:8.2f} {unit:<7} {pct} {xpct}  {problem or 'ok'}", flush=True)
+        print(f"{name:<18} {t_xla * 1e3:9.3f} {t_fresh * 1e3:9.3f} {t_reused * 1e3:9.3f} {ratio:8.2f} "
+              f"{rate:7.2f} {unit:<7} {pct} {xpct}  {check}")
     if ratios:
         print(f"geometric mean of jaxc/XLA (fresh outputs) over {len(ratios)} workloads: "
               f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}")
