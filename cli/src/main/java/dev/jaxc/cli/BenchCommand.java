@@ -38,10 +38,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Compile MODEL for this machine and time its entry point in this process. Without",
-      "--inputs, inputs are random: floats in [-1, 1), integers in [0, 16), booleans 0/1.",
-      "Times include the in-process call (a few microseconds); for a model's call time from",
-      "C, compile it with 'jaxc compile --emit shared' and call it from C."
+      "Compile MODEL for this machine and time its entry point in this process.",
+      "Without --inputs, inputs are random: floats in [-1, 1), integers in [0, 16),",
+      "booleans 0/1. Times include the call from Java (a few microseconds); for a",
+      "model's call time from C, compile it with --emit shared and call it from C."
     })
 final class BenchCommand implements Callable<Integer> {
   /** Random integers stay small, so that indices (gather, dynamic_slice) land in range. */
