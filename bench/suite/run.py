@@ -39,29 +39,22 @@ def sh(cmd, **kw):
 
 
 def cpu_description():
-    model, flags = platform.processor() or "?", set()
-    try:
-        for line in open("/proc/cpuinfo"):
-            k, _, v = line.partition(":")
-            if k.strip() == "model name":
-                model = v.strip()
-            elif k.strip() in ("flags", "Features"):
-                flags = set(v.split())
-            if model != "?" and flags:
-                break
-    except OSError:
-        pass
-    fam = ""
+    """Model name, family/model numbers, CPU count and the vector features that matter here."""
     try:
         info = open("/proc/cpuinfo").read()
-        f = re.search(r"cpu family\s*:\s*(\d+)", info)
-        m = re.search(r"^model\s*:\s*(\d+)", info, re.M)
-        fam = f" (family {f.group(1)} model {m.group(1)})" if f and m else ""
     except OSError:
-        pass
+        info = ""
+    model = re.search(r"^model name\s*:\s*(.+)$", info, re.M)
+    fam = re.search(r"^cpu family\s*:\s*(\d+)", info, re.M)
+    num = re.search(r"^model\s*:\s*(\d+)", info, re.M)
+    flags = re.search(r"^(?:flags|Features)\s*:\s*(.+)$", info, re.M)
+    flags = set(flags.group(1).split()) if flags else set()
+    name = model.group(1).strip() if model else platform.machine()
+    if fam and num:
+        name += f" (family {fam.group(1)} model {num.group(1)})"
     wanted = ["sse2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512_vnni",
               "avx512_bf16", "asimd", "sve"]
-    return f"{model}{fam}, {os.cpu_count()} CPUs; " + " ".join(w for w in wanted if w in flags)
+    return f"{name}, {os.cpu_count()} CPUs; " + " ".join(w for w in wanted if w in flags)
 
 
 def build_tools():
@@ -127,7 +120,7 @@ class Jaxc:
         self.fn(self.in_ptrs, self.reused_ptrs)
 
 
-def mismatch(name, got, want, rtol, atol):
+def mismatch(got, want, rtol, atol):
     """None when jaxc's outputs match XLA's, else the first difference in words."""
     for k, (g, w) in enumerate(zip(got, want)):
         w = np.asarray(w)
@@ -152,7 +145,7 @@ def time_workload(w, meta, lib, runs):
     ref = xla(*dev)
     ref = [np.asarray(o) for o in (ref if isinstance(ref, (tuple, list)) else [ref])]
     j = Jaxc(lib, w.name, args, [(o.shape, o.dtype) for o in ref])
-    problem = mismatch(w.name, j.call_fresh(), ref, meta["rtol"], meta["atol"])
+    problem = mismatch(j.call_fresh(), ref, meta["rtol"], meta["atol"])
     j.call_reused()
     t_xla, t_fresh, t_reused = [], [], []
     for _ in range(runs):
