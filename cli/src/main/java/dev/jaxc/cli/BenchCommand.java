@@ -86,6 +86,10 @@ final class BenchCommand implements Callable<Integer> {
           given = Npz.read(inputs);
         } catch (NpyException e) {
           return fail(err, e.getMessage().startsWith(inputs.toString()) ? e.getMessage() : inputs + ": error: " + e.getMessage());
+        } catch (java.nio.file.NoSuchFileException e) {
+          return fail(err, inputs + ": error: no such file");
+        } catch (java.io.IOException e) {
+          return fail(err, inputs + ": error: cannot read: " + e.getMessage());
         }
       }
       long t0 = System.nanoTime();

@@ -139,6 +139,11 @@ class BenchCommandTest {
     assertTrue(r.firstErrLine().startsWith(bad + ":1:"), r.err());
     assertFalse(r.err().contains("\tat "), r.err());
 
+    Path none = dir.resolve("none.npz");
+    CliRunner noInputs = CliRunner.run("bench", write("scan.jaxpr", SCAN).toString(), "--inputs", none.toString());
+    assertEquals(ExitCode.BAD_INPUT, noInputs.status());
+    assertEquals(none + ": error: no such file", noInputs.firstErrLine());
+
     Path notNpz = write("in.npz", "not a zip");
     CliRunner n = CliRunner.run("bench", write("scan.jaxpr", SCAN).toString(), "--inputs", notNpz.toString());
     assertEquals(ExitCode.BAD_INPUT, n.status());
