@@ -90,7 +90,7 @@ public final class ScheduleEmitter {
     if (!Support.isLowered(p))
       throw new JaxcException("unsupported primitive " + e.primitive() + " (" + Support.of(p).detail() + ")", e.span());
     List<ElementGenerator> ops = new ArrayList<>();
-    for (Atom in : e.ins()) ops.add(of(in));
+    for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     List<LLVMValueRef> results = new ArrayList<>();
     List<ArrayType> types = new ArrayList<>();
     for (Var out : e.outs()) {
@@ -98,6 +98,17 @@ public final class ScheduleEmitter {
       types.add(type(out));
     }
     KernelLowering.emit(p, new KernelContext(ir, e, ops, results, types, access, loops, lowering, plan, bases));
+  }
+
+  /**
+   * A kernel operand: a load or a literal, or, when the planner fused its producers into the
+   * kernel (input fusion), those producers composed afresh at each evaluation, so the code and
+   * any stack slots they need land in the function and loop where the kernel evaluates them (a
+   * parallel body's own frame).
+   */
+  private ElementGenerator fusedOrLoaded(Atom a) {
+    if (a instanceof Var v && !plan.isMaterialised(v)) return idx -> computed(plan.producer(v)).at(idx);
+    return of(a);
   }
 
   private void copyOut(Step.CopyOut c) {

@@ -51,8 +51,8 @@ final class ReduceKernel {
   private ReduceKernel() {}
 
   /** n operands folded together, with their dtypes, init values and a 2n → n combiner. */
-  private record Reduction(long[] shape, int[] axes, List<ElementGenerator> operands, List<DType> dtypes,
-      List<Value> inits, Jaxpr combiner, boolean orderFree) {}
+  record Reduction(long[] shape, int[] axes, List<ElementGenerator> operands, List<DType> dtypes,
+      List<Value> inits, Jaxpr combiner, boolean orderFree, boolean monoid) {}
 
   static void emit(KernelContext cx) {
     Eqn e = cx.eqn();
@@ -64,7 +64,7 @@ final class ReduceKernel {
         DType d = in.dtype();
         Reduction r = new Reduction(shape, axes(e.params().getLongs("axes")), List.of(cx.operands().get(0)),
             List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
-            ReduceCombiners.orderFree(p, d));
+            ReduceCombiners.orderFree(p, d), true);
         reduce(cx, r, List.of(0));
       }
       case ARGMAX, ARGMIN -> {
@@ -75,7 +75,7 @@ final class ReduceKernel {
         ElementGenerator position = idx -> Value.of(ir.intCast(idx.get(axis), ElementTypes.compute(ir, index), false));
         Reduction r = new Reduction(shape, new int[] {axis}, List.of(cx.operands().get(0), position),
             List.of(d, index), List.of(ReduceCombiners.identity(ir, p, d), ReduceCombiners.zeroOf(ir, index)),
-            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false);
+            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false, false);
         reduce(cx, r, List.of(1));
       }
       case REDUCE -> {
@@ -89,7 +89,7 @@ final class ReduceKernel {
           stored.add(k);
         }
         Reduction r = new Reduction(shape, axes(e.params().getLongs("dimensions")), cx.operands().subList(0, n),
-            dtypes, inits, e.params().getJaxpr("jaxpr"), false);
+            dtypes, inits, e.params().getJaxpr("jaxpr"), false, false);
         reduce(cx, r, stored);
       }
       default -> throw new AssertionError(p);
@@ -102,7 +102,8 @@ final class ReduceKernel {
 
   /** Emits the reduction; result buffer j receives the reduction's output {@code stored[j]}. */
   private static void reduce(KernelContext cx, Reduction r, List<Integer> stored) {
-    new Emission(cx, r, stored).run();
+    if (ReduceLanes.applies(r)) ReduceLanes.emit(cx, r, stored);
+    else new Emission(cx, r, stored).run();
   }
 
   /**
