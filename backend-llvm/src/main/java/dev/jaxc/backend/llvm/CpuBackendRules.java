@@ -32,6 +32,11 @@ public record CpuBackendRules(Predicate<Primitive> lowered) implements BackendRu
   }
 
   @Override
+  public int rowReduction(Primitive p, Eqn e) {
+    return KernelLowering.rowReduction(p, e);
+  }
+
+  @Override
   public long scratchBytes(Primitive p, Eqn e) {
     return KernelLowering.scratchBytes(p, e);
   }

@@ -59,9 +59,54 @@ public final class ScheduleEmitter {
       copyOut(c);
     } else if (s instanceof Step.Kernel k) {
       kernel(k.eqn());
+    } else if (s instanceof Step.Rows g) {
+      rows(g);
     } else {
       throw new AssertionError(s);
     }
+  }
+
+  /**
+   * A row group: one loop over the rows (split across threads), running each member for the row:
+   * a reduction's one result, or a fusion group's elements of the row.
+   */
+  private void rows(Step.Rows g) {
+    long[] rows = g.shape();
+    long work = 0;
+    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(((Step.Kernel) s).eqn().ins().get(0));
+    loops.forEachParallel(rows, work, 1, r -> {
+      for (Step s : g.steps()) {
+        if (s instanceof Step.Fusion f) rowOfFusion(f, r);
+        else if (s instanceof Step.Kernel k) KernelLowering.emitRow(primitive(k.eqn()), context(k.eqn()), r);
+        else throw new AssertionError(s);
+      }
+    });
+  }
+
+  private void rowOfFusion(Step.Fusion f, Index row) {
+    long[] shape = type(f.roots().get(0)).shape().sizes();
+    long[] rest = java.util.Arrays.copyOfRange(shape, row.rank(), shape.length);
+    List<ElementGenerator> gens = new ArrayList<>();
+    for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
+    loops.forEach(rest, t -> {
+      List<LLVMValueRef> dims = new ArrayList<>(row.dims());
+      dims.addAll(t.dims());
+      Index idx = new Index(dims);
+      for (int k = 0; k < gens.size(); k++) {
+        Var root = f.roots().get(k);
+        access.store(bases.apply(plan.buffer(root)), type(root), idx, gens.get(k).at(idx));
+      }
+    });
+  }
+
+  private long fusionWork(Step.Fusion f) {
+    long perElement = 0;
+    for (Var root : f.roots()) perElement += equations(plan.producer(root));
+    return type(f.roots().get(0)).shape().elementCount() * perElement;
+  }
+
+  private static long elements(Atom a) {
+    return type(a).shape().elementCount();
   }
 
   /**
@@ -85,10 +130,18 @@ public final class ScheduleEmitter {
 
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */
   private void kernel(Eqn e) {
+    KernelLowering.emit(primitive(e), context(e));
+  }
+
+  private static Primitive primitive(Eqn e) {
     Primitive p = Primitive.byName(e.primitive()).orElseThrow(
         () -> new JaxcException("unsupported primitive " + e.primitive(), e.span()));
     if (!Support.isLowered(p))
       throw new JaxcException("unsupported primitive " + e.primitive() + " (" + Support.of(p).detail() + ")", e.span());
+    return p;
+  }
+
+  private KernelContext context(Eqn e) {
     List<ElementGenerator> ops = new ArrayList<>();
     for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     List<LLVMValueRef> results = new ArrayList<>();
@@ -97,7 +150,7 @@ public final class ScheduleEmitter {
       results.add(bases.apply(plan.buffer(out)));
       types.add(type(out));
     }
-    KernelLowering.emit(p, new KernelContext(ir, e, ops, results, types, access, loops, lowering, plan, bases));
+    return new KernelContext(ir, e, ops, results, types, access, loops, lowering, plan, bases);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
@@ -26,6 +27,22 @@ public final class KernelLowering {
       default -> throw new JaxcException(
           "unsupported primitive " + p.printedName() + " (no kernel)", cx.eqn().span());
     }
+  }
+
+  /**
+   * The rows of a reduction emitted per row ({@link #emitRow}): the number of leading kept
+   * dimensions, or -1 when {@code e} is not such a reduction.
+   */
+  public static int rowReduction(Primitive p, Eqn e) {
+    return switch (p) {
+      case REDUCE_SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> ReduceKernel.rowReduction(p, e);
+      default -> -1;
+    };
+  }
+
+  /** The result at row {@code row} of a reduction for which {@link #rowReduction} is positive. */
+  public static void emitRow(Primitive p, KernelContext cx, Index row) {
+    ReduceKernel.emitRow(cx, row);
   }
 
   /** Bytes of scratch memory the kernel of {@code e} needs (its {@link KernelContext#scratch()}). */

@@ -60,13 +60,8 @@ final class ReduceKernel {
     ArrayType in = cx.operandType(0);
     long[] shape = in.shape().sizes();
     switch (p) {
-      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> {
-        DType d = in.dtype();
-        Reduction r = new Reduction(shape, axes(e.params().getLongs("axes")), List.of(cx.operands().get(0)),
-            List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
-            ReduceCombiners.orderFree(p, d), true);
-        reduce(cx, r, List.of(0));
-      }
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR ->
+          reduce(cx, monoid(cx, p), List.of(0));
       case ARGMAX, ARGMIN -> {
         DType d = in.dtype();
         DType index = cx.resultTypes().get(0).dtype();
@@ -94,6 +89,39 @@ final class ReduceKernel {
       }
       default -> throw new AssertionError(p);
     }
+  }
+
+  /** A built-in reduce_* primitive as a reduction with its identity and binary combiner. */
+  private static Reduction monoid(KernelContext cx, Primitive p) {
+    ArrayType in = cx.operandType(0);
+    DType d = in.dtype();
+    return new Reduction(in.shape().sizes(), axes(cx.eqn().params().getLongs("axes")), List.of(cx.operands().get(0)),
+        List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
+        ReduceCombiners.orderFree(p, d), true);
+  }
+
+  /**
+   * The leading kept dimensions of a built-in reduction of the trailing ones that folds in lanes
+   * (ReduceLanes) and has more than one result, else -1: such a reduction can be emitted a row
+   * at a time (KernelLowering#emitRow).
+   */
+  static int rowReduction(Primitive p, Eqn e) {
+    ArrayType in = (ArrayType) e.ins().get(0).type();
+    long[] shape = in.shape().sizes();
+    int[] axes = axes(e.params().getLongs("axes"));
+    int kept = shape.length - axes.length;
+    for (int j = 0; j < axes.length; j++) if (axes[j] != kept + j) return -1;
+    if (kept < 1 || axes.length == 0) return -1;
+    long elements = Arrays.stream(shape).reduce(1, (a, b) -> a * b);
+    boolean lanes = shape[shape.length - 1] > 1 && elements > 0
+        && (ReduceCombiners.orderFree(p, in.dtype()) || elements >= ReduceLanes.XLA_VECTOR_MIN);
+    return lanes ? kept : -1;
+  }
+
+  /** The one result at {@code row} (the kept index) of a reduction with a positive rowReduction. */
+  static void emitRow(KernelContext cx, Index row) {
+    Primitive p = Primitive.byName(cx.eqn().primitive()).orElseThrow();
+    ReduceLanes.emitRow(cx, monoid(cx, p), row);
   }
 
   private static int[] axes(long[] given) {

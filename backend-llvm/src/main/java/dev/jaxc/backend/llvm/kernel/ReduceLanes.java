@@ -123,14 +123,21 @@ final class ReduceLanes {
       return;
     }
     long work = results * count;
-    cx.loops().forEachParallel(sizes(kept), work, 1, o -> {
-      ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
-      fill(acc);
-      cx.loops().forEach(sizes(redOuter), red -> row(acc, o, red, ir.i64(0), ir.i64(m / lanes), true));
-      Value v = combineLanes(acc);
-      acc.release();
-      store(o, v);
-    });
+    cx.loops().forEachParallel(sizes(kept), work, 1, this::result);
+  }
+
+  /** The result at kept index {@code o} of a reduction that {@link #applies} (one row). */
+  static void emitRow(KernelContext cx, ReduceKernel.Reduction r, Index o) {
+    new ReduceLanes(cx, r, List.of(0)).result(o);
+  }
+
+  private void result(Index o) {
+    ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
+    fill(acc);
+    cx.loops().forEach(sizes(redOuter), red -> row(acc, o, red, ir.i64(0), ir.i64(m / lanes), true));
+    Value v = combineLanes(acc);
+    acc.release();
+    store(o, v);
   }
 
   /**

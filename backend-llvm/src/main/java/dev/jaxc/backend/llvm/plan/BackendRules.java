@@ -20,6 +20,13 @@ public interface BackendRules {
    */
   boolean fusesOperand(Primitive p, Eqn e, int operand);
 
+  /**
+   * The number of leading kept dimensions (the rows) when the reduction kernel of {@code e} can
+   * be emitted one row at a time inside a row loop ({@link Step.Rows}): it reduces exactly the
+   * dimensions after them. Otherwise -1.
+   */
+  int rowReduction(Primitive p, Eqn e);
+
   /** Bytes of scratch memory the kernel of {@code e} needs during its own step (0: none). */
   long scratchBytes(Primitive p, Eqn e);
 }

@@ -101,7 +101,7 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
-    return assign(schedule());
+    return assign(new RowFusion(producers, materialised, rules).group(schedule()));
   }
 
   private Primitive primitive(Eqn e) {
@@ -269,7 +269,7 @@ public final class Planner {
         regions.put(k.eqn(), c.relocated(alloc.place(new WorkspaceAllocator.Request(c.bytes(), s, s))));
       }
       // A kernel's scratch lives during its own step only.
-      if (step instanceof Step.Kernel k) {
+      for (Step.Kernel k : kernels(step)) {
         long bytes = rules.scratchBytes(primitives.get(k.eqn()), k.eqn());
         if (bytes > 0) {
           Buffer.Temp t = new Buffer.Temp(alloc.place(new WorkspaceAllocator.Request(bytes, s, s)),
@@ -282,10 +282,15 @@ public final class Planner {
   }
 
   private static List<Var> defined(Step s) {
-    if (s instanceof Step.Fusion f) return f.roots();
-    if (s instanceof Step.Kernel k) return k.eqn().outs();
-    if (s instanceof Step.CopyOut) return List.of();
-    throw new AssertionError(s);
+    return RowFusion.defined(s);
+  }
+
+  /** The kernel steps of a step: itself, or a row group's members. */
+  private static List<Step.Kernel> kernels(Step s) {
+    List<Step.Kernel> r = new ArrayList<>();
+    if (s instanceof Step.Kernel k) r.add(k);
+    if (s instanceof Step.Rows g) for (Step inner : g.steps()) r.addAll(kernels(inner));
+    return r;
   }
 
   /** The materialised values a step reads (through its fused producers). */
@@ -304,6 +309,8 @@ public final class Planner {
       }
     } else if (s instanceof Step.CopyOut c) {
       if (c.source() instanceof Var v) r.add(v);
+    } else if (s instanceof Step.Rows g) {
+      for (Step inner : g.steps()) r.addAll(read(inner));
     } else {
       throw new AssertionError(s);
     }
