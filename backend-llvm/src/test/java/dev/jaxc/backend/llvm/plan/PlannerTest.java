@@ -128,6 +128,31 @@ class PlannerTest {
   }
 
   @Test
+  void reductionsOverRowsAndTheirReadersShareOneRowLoop() {
+    // Large enough (64 * 1024 elements) for the CPU to fold the reductions in lanes, per row.
+    Jaxpr j = typed("{ lambda ; x:f32[64,1024]. let m:f32[64] = reduce_max[axes=(1,)] x; "
+        + "b:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] m; "
+        + "c:f32[64,1024] = sub x b; e:f32[64,1024] = exp c; s:f32[64] = reduce_sum[axes=(1,)] e; "
+        + "t:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] s; "
+        + "y:f32[64,1024] = div e t in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Rows(List.of(64L), List.of(new Step.Kernel(j.eqns().get(0)),
+        new Step.Kernel(j.eqns().get(4)), new Step.Fusion(List.of(out(j, 6)))))), p.steps());
+  }
+
+  @Test
+  void aStepReadingAnotherRowOfTheGroupStaysOut() {
+    // y reads s at the reversed row: s must be complete for every row first.
+    Jaxpr j = typed("{ lambda ; x:f32[64,1024]. let s:f32[64] = reduce_max[axes=(1,)] x; "
+        + "r:f32[64] = rev[dimensions=(0,)] s; "
+        + "b:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] r; "
+        + "y:f32[64,1024] = sub x b in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 2))),
+        new Step.Fusion(List.of(out(j, 3)))), p.steps());
+  }
+
+  @Test
   void workspaceReusesMemoryOfDeadBuffers() {
     // f32[256] = 1 KiB each. Live ranges in steps: b 0-1, c 1-2, d 2-3, e 3-4, f 4-5; g is the
     // output. Buffers alive at the same time alternate between two slots: 2 KiB, not 5.
