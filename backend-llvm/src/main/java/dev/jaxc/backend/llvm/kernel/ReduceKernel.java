@@ -46,7 +46,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class ReduceKernel {
   private static final int TREE_WINDOW = 32;
   /** Results computed together along a kept last dimension. */
-  private static final long ROW_TILE = 128;
+  private static final long ROW_TILE = 512;
 
   private ReduceKernel() {}
 
@@ -194,20 +194,53 @@ final class ReduceKernel {
      */
     void run() {
       long results = Arrays.stream(outer).reduce(row < 0 ? 1 : r.shape()[row], (a, b) -> a * b);
-      cx.loops().forEachParallel(outer, results * count * r.operands().size(), 1, o -> {
+      long work = results * count * r.operands().size();
+      if (row < 0) {
+        cx.loops().forEachParallel(outer, work, 1, o -> {
+          acc = slots(width);
+          window = tree ? slots(width) : List.of();
+          tile(o, ir.i64(0), 1);
+          release();
+        });
+        return;
+      }
+      // Threads over the kept dimensions and the row's tiles (a column sum has no other kept one).
+      long n = r.shape()[row];
+      long full = n / width;
+      long tiles = full + (n % width > 0 ? 1 : 0);
+      long[] space = Arrays.copyOf(outer, outer.length + 1);
+      space[outer.length] = tiles;
+      cx.loops().forEachParallel(space, work, 1, ot -> {
+        Index o = new Index(ot.dims().subList(0, outer.length));
+        LLVMValueRef t = ot.get(outer.length);
         acc = slots(width);
         window = tree ? slots(width) : List.of();
-        if (row < 0) {
-          tile(o, ir.i64(0), 1);
+        LLVMValueRef start = ir.mul(t, ir.i64(width));
+        if (n % width == 0) {
+          tile(o, start, width);
+        } else if (full == 0) {
+          tile(o, start, n % width);
         } else {
-          long n = r.shape()[row];
-          long full = n / width;
-          if (full > 0) cx.loops().forEach(new long[] {full}, t -> tile(o, ir.mul(t.get(0), ir.i64(width)), width));
-          if (n % width > 0) tile(o, ir.i64(full * width), n % width);
+          LLVMValueRef last = ir.icmp(org.bytedeco.llvm.global.LLVM.LLVMIntEQ, t, ir.i64(full));
+          LLVMBasicBlockRef partial = ir.block("tile.partial");
+          LLVMBasicBlockRef whole = ir.block("tile.whole");
+          LLVMBasicBlockRef join = ir.block("tile.end");
+          ir.condBr(last, partial, whole);
+          ir.at(partial);
+          tile(o, start, n % width);
+          ir.br(join);
+          ir.at(whole);
+          tile(o, start, width);
+          ir.br(join);
+          ir.at(join);
         }
-        acc.forEach(ReduceSlot::release);
-        window.forEach(ReduceSlot::release);
+        release();
       });
+    }
+
+    private void release() {
+      acc.forEach(ReduceSlot::release);
+      window.forEach(ReduceSlot::release);
     }
 
     /** The results at {@code o} and row positions start … start + lanes - 1. */
