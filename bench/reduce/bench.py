@@ -3,7 +3,9 @@
 Usage: /work/main/.venv/bin/python bench/reduce/bench.py [--runs N] [--only NAME]
 Writes each workload's jaxpr, compiles it with `./jaxc compile --emit shared`, calls the entry
 point through ctypes with fresh output buffers, alternating with jax.jit; prints medians (ms),
-the ratio jaxc/XLA, GB/s of input read and % of the measured triad bandwidth (bench/reduce/triad.c).
+the ratio jaxc/XLA, GB/s (input bytes + output bytes over jaxc's median) and its % of the machine's
+read bandwidth measured by bench/reduce/triad.c (OpenMP, all cores). The machine is shared while
+helpers build: compare the two columns of one run, not runs.
 """
 import argparse, ctypes, os, subprocess, sys, time, statistics
 import numpy as np
@@ -79,7 +81,7 @@ def main():
             t0 = time.perf_counter(); call(); tj.append(time.perf_counter() - t0)
             t0 = time.perf_counter(); jit(*jx).block_until_ready(); tx.append(time.perf_counter() - t0)
         mj, mx = statistics.median(tj), statistics.median(tx)
-        nbytes = sum(x.nbytes for x in xs)
+        nbytes = sum(x.nbytes for x in xs) + ref.nbytes  # read once, written once
         gbs = nbytes / mj / 1e9
         print(f"{name:22s} jaxc {mj*1e3:8.2f} ms  xla {mx*1e3:8.2f} ms  jaxc/xla {mj/mx:5.2f}  "
               f"{gbs:6.1f} GB/s ({100*gbs/bw:4.0f}% of triad)  max rel err {err:.1e}")
