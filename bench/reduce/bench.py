@@ -37,13 +37,13 @@ def triad_gbs():
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffast-math", os.path.join(HERE, "triad.c"), "-o", exe], check=True)
     return float(subprocess.run([exe], check=True, capture_output=True, text=True).stdout.split()[0])
 
-def compile_so(name, fn, shapes):
+def compile_so(name, fn, shapes, jaxc=None, tag=""):
     args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]
     path = os.path.join(OUT, name + ".jaxpr")
     with open(path, "w") as f:
         f.write(str(jax.make_jaxpr(fn)(*args)))
-    so = os.path.join(OUT, "lib" + name + ".so")
-    subprocess.run([os.environ.get("JAXC", os.path.join(ROOT, "jaxc")), "compile", path, "--emit", "shared", "-o", so, "--name", name],
+    so = os.path.join(OUT, "lib" + name + tag + ".so")
+    subprocess.run([jaxc or os.environ.get("JAXC", os.path.join(ROOT, "jaxc")), "compile", path, "--emit", "shared", "-o", so, "--name", name],
                    check=True, cwd=ROOT)
     return so
 
@@ -51,6 +51,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--only")
+    ap.add_argument("--before", help="another jaxc launcher (e.g. the main branch's) timed in the same run")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     bw = triad_gbs()
@@ -59,32 +60,39 @@ def main():
     for name, (fn, shapes) in WORKLOADS.items():
         if a.only and a.only not in name:
             continue
-        so = compile_so(name, fn, shapes)
-        lib = ctypes.CDLL(so)
+        def entry_of(so):
+            lib = ctypes.CDLL(so)
+            f = getattr(lib, name)
+            f.restype = ctypes.c_int
+            return f
+        entries = {"jaxc": entry_of(compile_so(name, fn, shapes))}
+        if a.before:
+            entries["before"] = entry_of(compile_so(name, fn, shapes, a.before, "_before"))
         xs = [rng.standard_normal(s, dtype=np.float32) for s in shapes]
         jit = jax.jit(fn)
         jx = [jnp.asarray(x) for x in xs]
         ref = np.asarray(jit(*jx))
-        entry = getattr(lib, name)
-        entry.restype = ctypes.c_int
-        def call():
-            out = np.empty(ref.shape, ref.dtype)
+        def call(entry):
+            out = np.empty(ref.shape, ref.dtype)  # fresh, as JAX gives them
             ins = (ctypes.c_void_p * len(xs))(*[x.ctypes.data for x in xs])
             outs = (ctypes.c_void_p * 1)(out.ctypes.data)
             rc = entry(ins, outs)
             assert rc == 0, rc
             return out
-        got = call()
+        got = call(entries["jaxc"])
         err = float(np.max(np.abs(got - ref) / (np.abs(ref) + 1e-6)))
-        tj, tx = [], []
+        times = {k: [] for k in list(entries) + ["xla"]}
         for _ in range(a.runs):
-            t0 = time.perf_counter(); call(); tj.append(time.perf_counter() - t0)
-            t0 = time.perf_counter(); jit(*jx).block_until_ready(); tx.append(time.perf_counter() - t0)
-        mj, mx = statistics.median(tj), statistics.median(tx)
+            for k, e in entries.items():
+                t0 = time.perf_counter(); call(e); times[k].append(time.perf_counter() - t0)
+            t0 = time.perf_counter(); jit(*jx).block_until_ready(); times["xla"].append(time.perf_counter() - t0)
+        med = {k: statistics.median(v) for k, v in times.items()}
         nbytes = sum(x.nbytes for x in xs) + ref.nbytes  # read once, written once
-        gbs = nbytes / mj / 1e9
-        print(f"{name:22s} jaxc {mj*1e3:8.2f} ms  xla {mx*1e3:8.2f} ms  jaxc/xla {mj/mx:5.2f}  "
-              f"{gbs:6.1f} GB/s ({100*gbs/bw:4.0f}% of triad)  max rel err {err:.1e}")
+        gbs = nbytes / med["jaxc"] / 1e9
+        before = f"  before {med['before']*1e3:8.2f} ms ({med['before']/med['xla']:5.2f}x xla)" if "before" in med else ""
+        print(f"{name:22s} jaxc {med['jaxc']*1e3:8.2f} ms  xla {med['xla']*1e3:8.2f} ms  jaxc/xla {med['jaxc']/med['xla']:5.2f}  "
+              f"{gbs:6.1f} GB/s ({100*gbs/bw:4.0f}% of read bw)  max rel err {err:.1e}{before}", flush=True)
+
 
 if __name__ == "__main__":
     main()
