@@ -56,7 +56,7 @@ public final class Compiler {
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
       Threading threading) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
-    Plan plan = Planner.plan(program.main());
+    Plan plan = Planner.plan(program.main(), CpuBackendRules.DEFAULT);
     Llvm.init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);

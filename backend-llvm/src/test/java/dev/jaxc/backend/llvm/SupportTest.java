@@ -56,7 +56,7 @@ class SupportTest {
       Var a = new Var("a", t);
       Var b = new Var("b", t);
       Jaxpr j = new Jaxpr(List.of(), List.of(a), List.of(new Eqn(List.of(b), p.printedName(), Params.EMPTY, List.of(a))), List.of(b));
-      JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j), p.printedName());
+      JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j, CpuBackendRules.DEFAULT), p.printedName());
       assertEquals("unsupported primitive " + p.printedName() + " (" + Support.of(p).detail() + ")", e.getMessage());
     }
   }

@@ -79,6 +79,12 @@ public final class ElementwiseLowering {
     });
   }
 
+  /** x · (1/y), the reciprocal rounded to d (to f32 for bf16), as XLA's A / broadcast(B). */
+  private Value timesReciprocal(DType d, Value x, Value y) {
+    DType r = d == DType.BF16 ? DType.F32 : d;
+    return arith.mul(d, x, arith.div(r, arith.one(r), y));
+  }
+
   /** 1/c for {@code x / c}, rounded to the dtype as XLA folds it (f16: via f32). */
   private Value reciprocal(Eqn div) {
     DType d = dtype(div.outs().get(0));
@@ -111,7 +117,7 @@ public final class ElementwiseLowering {
       case MUL -> mul(e, ops);
       case DIV -> rewrites.reciprocal(e)
           ? unary(e, ops, (d, x) -> arith.mul(d, x, reciprocal(e)))
-          : binary(e, ops, arith::div);
+          : rewrites.broadcastReciprocal(e) ? binary(e, ops, this::timesReciprocal) : binary(e, ops, arith::div);
       case REM -> binary(e, ops, arith::rem);
       case MAX -> binary(e, ops, arith::max);
       case MIN -> binary(e, ops, arith::min);

@@ -65,6 +65,17 @@ public final class LoopEmitter {
     });
   }
 
+  /** {@code for (i = begin; i < end; i++) body(i)} for run-time bounds (nothing when begin ≥ end). */
+  public void forRange(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    LLVMBasicBlockRef then = ir.block("range");
+    LLVMBasicBlockRef join = ir.block("range.end");
+    ir.condBr(ir.icmp(LLVMIntULT, begin, end), then, join);
+    ir.at(then);
+    range(begin, end, body);
+    ir.br(join);
+    ir.at(join);
+  }
+
   /** {@code for (i = begin; i < end; i++) body(i)}; begin < end. */
   private void range(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
     LLVMBasicBlockRef pre = ir.currentBlock();

@@ -59,9 +59,130 @@ public final class ScheduleEmitter {
       copyOut(c);
     } else if (s instanceof Step.Kernel k) {
       kernel(k.eqn());
+    } else if (s instanceof Step.Rows g) {
+      rows(g);
     } else {
       throw new AssertionError(s);
     }
+  }
+
+  /**
+   * A row group: one loop over the rows (split across threads), running each member for the row:
+   * a reduction's one result, or a fusion group's elements of the row.
+   */
+  private void rows(Step.Rows g) {
+    long[] rows = g.shape();
+    long work = 0;
+    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(((Step.Kernel) s).eqn().ins().get(0));
+    List<Step> members = g.steps();
+    loops.forEachParallel(rows, work, 1, r -> {
+      List<ReduceSlot> slots = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        Step s = members.get(i);
+        if (s instanceof Step.Fusion f) {
+          rowOfFusion(f, r);
+        } else if (s instanceof Step.Kernel k) {
+          KernelContext cx = context(k.eqn());
+          Var shared = keptOperand(k.eqn(), rows, members.subList(i + 1, members.size()));
+          if (shared != null) cx = keeping(cx, shared, r, slots);
+          KernelLowering.emitRow(primitive(k.eqn()), cx, r);
+        } else {
+          throw new AssertionError(s);
+        }
+      }
+      kept.clear();
+      slots.forEach(ReduceSlot::release);
+    });
+  }
+
+  /** A row of a fused reduction operand kept on the stack for the group's later members. */
+  private record KeptRow(ReduceSlot slot, long[] rest, Index row) {}
+
+  /** Operands of row reductions kept for the current row, by variable (set while a row is emitted). */
+  private final java.util.IdentityHashMap<Var, KeptRow> kept = new java.util.IdentityHashMap<>();
+
+  /** Largest row (elements) kept on the stack. */
+  private static final long KEPT_ROW_MAX = 4096;
+
+  /**
+   * The fused operand of a row reduction that a later member of the group reads too (softmax's
+   * exp(x - max), read by the sum and by the division): the reduction computes each element of
+   * the row once and keeps it, and the later members load it instead of computing it again.
+   */
+  private Var keptOperand(Eqn e, long[] rows, List<Step> later) {
+    if (!(e.ins().get(0) instanceof Var v) || plan.isMaterialised(v)) return null;
+    long[] shape = type(v).shape().sizes();
+    long rest = 1;
+    for (int d = rows.length; d < shape.length; d++) rest *= shape[d];
+    if (rest < 1 || rest > KEPT_ROW_MAX) return null;
+    for (Step s : later) {
+      if (!(s instanceof Step.Fusion f)) continue;
+      for (Var root : f.roots()) if (readsFused(plan.producer(root).eqn(), v)) return v;
+    }
+    return null;
+  }
+
+  private boolean readsFused(Eqn e, Var v) {
+    for (Atom a : e.ins()) {
+      if (!(a instanceof Var u) || plan.isMaterialised(u)) continue;
+      if (u == v || readsFused(plan.producer(u).eqn(), v)) return true;
+    }
+    return false;
+  }
+
+  /** {@code cx} whose first operand also stores each element it computes into a row slot. */
+  private KernelContext keeping(KernelContext cx, Var v, Index row, List<ReduceSlot> slots) {
+    long[] shape = type(v).shape().sizes();
+    long[] rest = java.util.Arrays.copyOfRange(shape, row.rank(), shape.length);
+    long n = 1;
+    for (long d : rest) n *= d;
+    ReduceSlot slot = ReduceSlot.array(ir, type(v).dtype(), Math.toIntExact(n));
+    slots.add(slot);
+    ElementGenerator computed = cx.operands().get(0);
+    List<ElementGenerator> ops = new ArrayList<>(cx.operands());
+    ops.set(0, idx -> {
+      Value x = computed.at(idx);
+      slot.store(restLinear(rest, idx, row.rank()), x);
+      return x;
+    });
+    kept.put(v, new KeptRow(slot, rest, row));
+    return new KernelContext(ir, cx.eqn(), ops, cx.results(), cx.resultTypes(), access, loops, lowering, plan, bases);
+  }
+
+  private LLVMValueRef restLinear(long[] rest, Index idx, int rowRank) {
+    return access.linear(rest, new Index(idx.dims().subList(rowRank, idx.rank())));
+  }
+
+  /** True if {@code idx} is at the kept row (the same index values, so the same row). */
+  private static boolean sameRow(KeptRow k, Index idx) {
+    for (int d = 0; d < k.row().rank(); d++) if (!idx.get(d).equals(k.row().get(d))) return false;
+    return true;
+  }
+
+  private void rowOfFusion(Step.Fusion f, Index row) {
+    long[] shape = type(f.roots().get(0)).shape().sizes();
+    long[] rest = java.util.Arrays.copyOfRange(shape, row.rank(), shape.length);
+    List<ElementGenerator> gens = new ArrayList<>();
+    for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
+    loops.forEach(rest, t -> {
+      List<LLVMValueRef> dims = new ArrayList<>(row.dims());
+      dims.addAll(t.dims());
+      Index idx = new Index(dims);
+      for (int k = 0; k < gens.size(); k++) {
+        Var root = f.roots().get(k);
+        access.store(bases.apply(plan.buffer(root)), type(root), idx, gens.get(k).at(idx));
+      }
+    });
+  }
+
+  private long fusionWork(Step.Fusion f) {
+    long perElement = 0;
+    for (Var root : f.roots()) perElement += equations(plan.producer(root));
+    return type(f.roots().get(0)).shape().elementCount() * perElement;
+  }
+
+  private static long elements(Atom a) {
+    return type(a).shape().elementCount();
   }
 
   /**
@@ -85,19 +206,38 @@ public final class ScheduleEmitter {
 
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */
   private void kernel(Eqn e) {
+    KernelLowering.emit(primitive(e), context(e));
+  }
+
+  private static Primitive primitive(Eqn e) {
     Primitive p = Primitive.byName(e.primitive()).orElseThrow(
         () -> new JaxcException("unsupported primitive " + e.primitive(), e.span()));
     if (!Support.isLowered(p))
       throw new JaxcException("unsupported primitive " + e.primitive() + " (" + Support.of(p).detail() + ")", e.span());
+    return p;
+  }
+
+  private KernelContext context(Eqn e) {
     List<ElementGenerator> ops = new ArrayList<>();
-    for (Atom in : e.ins()) ops.add(of(in));
+    for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     List<LLVMValueRef> results = new ArrayList<>();
     List<ArrayType> types = new ArrayList<>();
     for (Var out : e.outs()) {
       results.add(bases.apply(plan.buffer(out)));
       types.add(type(out));
     }
-    KernelLowering.emit(p, new KernelContext(ir, e, ops, results, types, access, loops, lowering, plan, bases));
+    return new KernelContext(ir, e, ops, results, types, access, loops, lowering, plan, bases);
+  }
+
+  /**
+   * A kernel operand: a load or a literal, or, when the planner fused its producers into the
+   * kernel (input fusion), those producers composed afresh at each evaluation, so the code and
+   * any stack slots they need land in the function and loop where the kernel evaluates them (a
+   * parallel body's own frame).
+   */
+  private ElementGenerator fusedOrLoaded(Atom a) {
+    if (a instanceof Var v && !plan.isMaterialised(v)) return idx -> computed(plan.producer(v)).at(idx);
+    return of(a);
   }
 
   private void copyOut(Step.CopyOut c) {
@@ -114,6 +254,11 @@ public final class ScheduleEmitter {
     if (plan.isMaterialised(v)) {
       Buffer b = plan.buffer(v);
       return idx -> access.load(bases.apply(b), b.type(), idx);
+    }
+    KeptRow k = kept.get(v);
+    if (k != null) {
+      ElementGenerator again = computed(plan.producer(v));
+      return idx -> sameRow(k, idx) ? k.slot().load(restLinear(k.rest(), idx, k.row().rank())) : again.at(idx);
     }
     return computed(plan.producer(v));
   }

@@ -19,13 +19,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Two rewrites XLA:CPU applies to elementwise float arithmetic, which decide last bits, found in a
+ * Rewrites XLA:CPU applies to elementwise float arithmetic, which decide last bits, found in a
  * plan's equations (measured on JAX 0.10.2, 100,000 random operands each: every result equal).
  *
  * <ul>
  *   <li><b>Division by a constant</b> is a multiplication by its reciprocal, rounded to the dtype
  *       (XLA's algebraic simplifier), for f16, f32 and f64 with a literal divisor; bf16 keeps the
  *       division.
+ *   <li><b>Division by a broadcast value</b> (a row's sum in softmax) is a multiplication by the
+ *       broadcast reciprocal, for every float dtype (bf16's reciprocal in f32).
  *   <li><b>FMA contraction</b>: XLA lets LLVM fuse a multiply into the add or subtract that is its
  *       only use in the loop (FPOpFusion::Fast), so {@code x*a + b} is rounded once. When both
  *       operands are such products the left one is fused. f32 and f64 only: f16/bf16 round after
@@ -43,6 +45,7 @@ public final class XlaRewrites {
   public record Contraction(int operand, Eqn product) {}
 
   private final Set<Eqn> reciprocal = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Eqn> broadcastReciprocal = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Map<Eqn, Contraction> contractions = new IdentityHashMap<>();
 
   public XlaRewrites(Plan plan) {
@@ -60,6 +63,9 @@ public final class XlaRewrites {
           && !(e.ins().get(0) instanceof Literal)) {
         DType d = dtype(e.outs().get(0));
         if (d == DType.F16 || d == DType.F32 || d == DType.F64) reciprocal.add(e);
+      } else if (e.primitive().equals("div") && e.ins().get(1) instanceof Var v && broadcast(v, e, def)) {
+        DType d = dtype(e.outs().get(0));
+        if (d == DType.F16 || d == DType.BF16 || d == DType.F32 || d == DType.F64) broadcastReciprocal.add(e);
       }
     }
     for (Eqn e : plan.jaxpr().eqns()) {
@@ -107,6 +113,30 @@ public final class XlaRewrites {
 
   private static final Set<PrimGroup> LOOP_GROUPS = EnumSet.of(PrimGroup.ELEMENTWISE_UNARY,
       PrimGroup.ELEMENTWISE_BINARY, PrimGroup.COMPARISON, PrimGroup.SELECT, PrimGroup.CONVERSION, PrimGroup.SHAPE);
+
+  /**
+   * The divisor of {@code div} is broadcast in HLO: it has fewer elements than the quotient (a
+   * size-1 or rank-0 operand) or is a broadcast_in_dim of fewer elements.
+   */
+  private static boolean broadcast(Var divisor, Eqn div, Map<Var, Eqn> def) {
+    long n = elements(div.outs().get(0));
+    if (elements(divisor) < n) return true;
+    Eqn p = def.get(divisor);
+    return p != null && p.primitive().equals("broadcast_in_dim") && elements(p.ins().get(0)) < n;
+  }
+
+  private static long elements(Atom a) {
+    return ((ArrayType) a.type()).shape().elementCount();
+  }
+
+  /**
+   * Whether {@code div} divides by a broadcast value, which XLA's algebraic simplifier turns into
+   * a multiplication by the broadcast reciprocal (A / broadcast(B) = A * broadcast(1 / B); bf16:
+   * the reciprocal in f32). Row loops then divide once per row, not per element.
+   */
+  public boolean broadcastReciprocal(Eqn div) {
+    return broadcastReciprocal.contains(div);
+  }
 
   /** Whether {@code div} is lowered as a multiplication by the divisor's reciprocal. */
   public boolean reciprocal(Eqn div) {

@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
@@ -28,10 +29,27 @@ public final class KernelLowering {
     }
   }
 
+  /**
+   * The rows of a reduction emitted per row ({@link #emitRow}): the number of leading kept
+   * dimensions, or -1 when {@code e} is not such a reduction.
+   */
+  public static int rowReduction(Primitive p, Eqn e) {
+    return switch (p) {
+      case REDUCE_SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> ReduceKernel.rowReduction(p, e);
+      default -> -1;
+    };
+  }
+
+  /** The result at row {@code row} of a reduction for which {@link #rowReduction} is positive. */
+  public static void emitRow(Primitive p, KernelContext cx, Index row) {
+    ReduceKernel.emitRow(cx, row);
+  }
+
   /** Bytes of scratch memory the kernel of {@code e} needs (its {@link KernelContext#scratch()}). */
   public static long scratchBytes(Primitive p, Eqn e) {
     return switch (p) {
       case SORT, TOP_K -> SortKernel.scratchBytes(e);
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> ReduceLanes.scratchBytes(e);
       default -> 0;
     };
   }

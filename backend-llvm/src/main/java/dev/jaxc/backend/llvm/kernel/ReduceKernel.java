@@ -46,13 +46,13 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class ReduceKernel {
   private static final int TREE_WINDOW = 32;
   /** Results computed together along a kept last dimension. */
-  private static final long ROW_TILE = 128;
+  private static final long ROW_TILE = 512;
 
   private ReduceKernel() {}
 
   /** n operands folded together, with their dtypes, init values and a 2n → n combiner. */
-  private record Reduction(long[] shape, int[] axes, List<ElementGenerator> operands, List<DType> dtypes,
-      List<Value> inits, Jaxpr combiner, boolean orderFree) {}
+  record Reduction(long[] shape, int[] axes, List<ElementGenerator> operands, List<DType> dtypes,
+      List<Value> inits, Jaxpr combiner, boolean orderFree, boolean monoid) {}
 
   static void emit(KernelContext cx) {
     Eqn e = cx.eqn();
@@ -60,13 +60,8 @@ final class ReduceKernel {
     ArrayType in = cx.operandType(0);
     long[] shape = in.shape().sizes();
     switch (p) {
-      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> {
-        DType d = in.dtype();
-        Reduction r = new Reduction(shape, axes(e.params().getLongs("axes")), List.of(cx.operands().get(0)),
-            List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
-            ReduceCombiners.orderFree(p, d));
-        reduce(cx, r, List.of(0));
-      }
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR ->
+          reduce(cx, monoid(cx, p), List.of(0));
       case ARGMAX, ARGMIN -> {
         DType d = in.dtype();
         DType index = cx.resultTypes().get(0).dtype();
@@ -75,7 +70,7 @@ final class ReduceKernel {
         ElementGenerator position = idx -> Value.of(ir.intCast(idx.get(axis), ElementTypes.compute(ir, index), false));
         Reduction r = new Reduction(shape, new int[] {axis}, List.of(cx.operands().get(0), position),
             List.of(d, index), List.of(ReduceCombiners.identity(ir, p, d), ReduceCombiners.zeroOf(ir, index)),
-            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false);
+            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false, false);
         reduce(cx, r, List.of(1));
       }
       case REDUCE -> {
@@ -89,11 +84,44 @@ final class ReduceKernel {
           stored.add(k);
         }
         Reduction r = new Reduction(shape, axes(e.params().getLongs("dimensions")), cx.operands().subList(0, n),
-            dtypes, inits, e.params().getJaxpr("jaxpr"), false);
+            dtypes, inits, e.params().getJaxpr("jaxpr"), false, false);
         reduce(cx, r, stored);
       }
       default -> throw new AssertionError(p);
     }
+  }
+
+  /** A built-in reduce_* primitive as a reduction with its identity and binary combiner. */
+  private static Reduction monoid(KernelContext cx, Primitive p) {
+    ArrayType in = cx.operandType(0);
+    DType d = in.dtype();
+    return new Reduction(in.shape().sizes(), axes(cx.eqn().params().getLongs("axes")), List.of(cx.operands().get(0)),
+        List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
+        ReduceCombiners.orderFree(p, d), true);
+  }
+
+  /**
+   * The leading kept dimensions of a built-in reduction of the trailing ones that folds in lanes
+   * (ReduceLanes) and has more than one result, else -1: such a reduction can be emitted a row
+   * at a time (KernelLowering#emitRow).
+   */
+  static int rowReduction(Primitive p, Eqn e) {
+    ArrayType in = (ArrayType) e.ins().get(0).type();
+    long[] shape = in.shape().sizes();
+    int[] axes = axes(e.params().getLongs("axes"));
+    int kept = shape.length - axes.length;
+    for (int j = 0; j < axes.length; j++) if (axes[j] != kept + j) return -1;
+    if (kept < 1 || axes.length == 0) return -1;
+    long elements = Arrays.stream(shape).reduce(1, (a, b) -> a * b);
+    boolean lanes = shape[shape.length - 1] > 1 && elements > 0
+        && (ReduceCombiners.orderFree(p, in.dtype()) || elements >= ReduceLanes.XLA_VECTOR_MIN);
+    return lanes ? kept : -1;
+  }
+
+  /** The one result at {@code row} (the kept index) of a reduction with a positive rowReduction. */
+  static void emitRow(KernelContext cx, Index row) {
+    Primitive p = Primitive.byName(cx.eqn().primitive()).orElseThrow();
+    ReduceLanes.emitRow(cx, monoid(cx, p), row);
   }
 
   private static int[] axes(long[] given) {
@@ -102,7 +130,8 @@ final class ReduceKernel {
 
   /** Emits the reduction; result buffer j receives the reduction's output {@code stored[j]}. */
   private static void reduce(KernelContext cx, Reduction r, List<Integer> stored) {
-    new Emission(cx, r, stored).run();
+    if (ReduceLanes.applies(r)) ReduceLanes.emit(cx, r, stored);
+    else new Emission(cx, r, stored).run();
   }
 
   /**
@@ -165,20 +194,53 @@ final class ReduceKernel {
      */
     void run() {
       long results = Arrays.stream(outer).reduce(row < 0 ? 1 : r.shape()[row], (a, b) -> a * b);
-      cx.loops().forEachParallel(outer, results * count * r.operands().size(), 1, o -> {
+      long work = results * count * r.operands().size();
+      if (row < 0) {
+        cx.loops().forEachParallel(outer, work, 1, o -> {
+          acc = slots(width);
+          window = tree ? slots(width) : List.of();
+          tile(o, ir.i64(0), 1);
+          release();
+        });
+        return;
+      }
+      // Threads over the kept dimensions and the row's tiles (a column sum has no other kept one).
+      long n = r.shape()[row];
+      long full = n / width;
+      long tiles = full + (n % width > 0 ? 1 : 0);
+      long[] space = Arrays.copyOf(outer, outer.length + 1);
+      space[outer.length] = tiles;
+      cx.loops().forEachParallel(space, work, 1, ot -> {
+        Index o = new Index(ot.dims().subList(0, outer.length));
+        LLVMValueRef t = ot.get(outer.length);
         acc = slots(width);
         window = tree ? slots(width) : List.of();
-        if (row < 0) {
-          tile(o, ir.i64(0), 1);
+        LLVMValueRef start = ir.mul(t, ir.i64(width));
+        if (n % width == 0) {
+          tile(o, start, width);
+        } else if (full == 0) {
+          tile(o, start, n % width);
         } else {
-          long n = r.shape()[row];
-          long full = n / width;
-          if (full > 0) cx.loops().forEach(new long[] {full}, t -> tile(o, ir.mul(t.get(0), ir.i64(width)), width));
-          if (n % width > 0) tile(o, ir.i64(full * width), n % width);
+          LLVMValueRef last = ir.icmp(org.bytedeco.llvm.global.LLVM.LLVMIntEQ, t, ir.i64(full));
+          LLVMBasicBlockRef partial = ir.block("tile.partial");
+          LLVMBasicBlockRef whole = ir.block("tile.whole");
+          LLVMBasicBlockRef join = ir.block("tile.end");
+          ir.condBr(last, partial, whole);
+          ir.at(partial);
+          tile(o, start, n % width);
+          ir.br(join);
+          ir.at(whole);
+          tile(o, start, width);
+          ir.br(join);
+          ir.at(join);
         }
-        acc.forEach(ReduceSlot::release);
-        window.forEach(ReduceSlot::release);
+        release();
       });
+    }
+
+    private void release() {
+      acc.forEach(ReduceSlot::release);
+      window.forEach(ReduceSlot::release);
     }
 
     /** The results at {@code o} and row positions start … start + lanes - 1. */

@@ -95,12 +95,18 @@ public final class Plan {
   public List<Buffer.Temp> workspaceBuffers() {
     List<Buffer.Temp> r = new ArrayList<>();
     for (Var v : temporaries) r.add((Buffer.Temp) buffers.get(v));
-    for (Step s : steps) {
-      if (!(s instanceof Step.Kernel k)) continue;
-      if (scratch.get(k.eqn()) != null) r.add(scratch.get(k.eqn()));
-      if (controlFlow.get(k.eqn()) != null) r.addAll(controlFlow.get(k.eqn()).workspaceBuffers());
-    }
+    for (Step s : steps) kernelBuffers(s, r);
     return r;
+  }
+
+  private void kernelBuffers(Step s, List<Buffer.Temp> r) {
+    if (s instanceof Step.Rows g) {
+      for (Step inner : g.steps()) kernelBuffers(inner, r);
+      return;
+    }
+    if (!(s instanceof Step.Kernel k)) return;
+    if (scratch.get(k.eqn()) != null) r.add(scratch.get(k.eqn()));
+    if (controlFlow.get(k.eqn()) != null) r.addAll(controlFlow.get(k.eqn()).workspaceBuffers());
   }
 
   /** This plan with its workspace (nested plans included) moved by {@code delta} bytes. */

@@ -1,7 +1,5 @@
 package dev.jaxc.backend.llvm.plan;
 
-import dev.jaxc.backend.llvm.Support;
-import dev.jaxc.backend.llvm.kernel.KernelLowering;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
@@ -17,7 +15,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * Makes the {@link Plan} of a jaxpr: classifies equations (fusible or kernel), decides which
@@ -33,7 +30,12 @@ import java.util.function.Predicate;
  * <p>The bodies of cond, while and scan are planned by the same rules, recursively ({@link
  * ControlFlowPlanner}); their workspace becomes part of the parent's, reserved for the step.
  *
- * <p>A kernel that needs working memory ({@link KernelLowering#scratchBytes}) gets scratch in the
+ * <p>A kernel operand is materialised too, unless the backend's rules say the kernel reads it
+ * through a generator ({@link BackendRules#fusesOperand}: reductions on the CPU), so its
+ * elementwise producers run inside the kernel's loops; such a value with several consumers is
+ * recomputed in each when its chain is short ({@link #duplicable}).
+ *
+ * <p>A kernel that needs working memory ({@link BackendRules#scratchBytes}) gets scratch in the
  * workspace, live during its own step only.
  */
 public final class Planner {
@@ -44,8 +46,11 @@ public final class Planner {
       Primitive.COPY, Primitive.STOP_GRADIENT, Primitive.OPTIMIZATION_BARRIER, Primitive.NAME,
       Primitive.DEVICE_PUT, Primitive.SHARDING_CONSTRAINT, Primitive.RESHARD, Primitive.PVARY);
 
+  /** The longest elementwise chain duplicated into several consumers (see {@link #duplicable}). */
+  private static final int MAX_DUPLICATED = 8;
+
   private final Jaxpr jaxpr;
-  private final Predicate<Primitive> lowered;
+  private final BackendRules rules;
   private final IdentityHashMap<Eqn, Primitive> primitives = new IdentityHashMap<>();
   private final IdentityHashMap<Var, Producer> producers = new IdentityHashMap<>();
   private final IdentityHashMap<Var, List<Eqn>> consumers = new IdentityHashMap<>();
@@ -53,25 +58,20 @@ public final class Planner {
   private final IdentityHashMap<Var, Boolean> materialised = new IdentityHashMap<>();
   private final IdentityHashMap<Eqn, ControlFlowPlan> controlFlow = new IdentityHashMap<>();
 
-  private Planner(Jaxpr jaxpr, Predicate<Primitive> lowered) {
+  private Planner(Jaxpr jaxpr, BackendRules rules) {
     this.jaxpr = jaxpr;
-    this.lowered = lowered;
-  }
-
-  /** Plans a jaxpr whose primitives all have lowerings ({@link Support#isLowered}). */
-  public static Plan plan(Jaxpr jaxpr) {
-    return plan(jaxpr, Support::isLowered);
+    this.rules = rules;
   }
 
   /**
-   * Plans with another notion of which primitives are lowered (tests plan kernels whose lowering
-   * does not exist yet).
+   * Plans a jaxpr for the backend whose {@code rules} say what is lowered, what fuses into which
+   * kernel and what scratch kernels need.
    *
    * @throws JaxcException "unsupported primitive NAME" at the equation of the first primitive
    *     that is unknown or not lowered, or "unsupported type" at a value jaxc cannot compute with
    */
-  public static Plan plan(Jaxpr jaxpr, Predicate<Primitive> lowered) {
-    return new Planner(jaxpr, lowered).run();
+  public static Plan plan(Jaxpr jaxpr, BackendRules rules) {
+    return new Planner(jaxpr, rules).run();
   }
 
   private Plan run() {
@@ -82,7 +82,7 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       Primitive p = primitive(e);
       primitives.put(e, p);
-      if (ControlFlowPlanner.handles(p)) controlFlow.put(e, ControlFlowPlanner.plan(e, p, body -> plan(body, lowered)));
+      if (ControlFlowPlanner.handles(p)) controlFlow.put(e, ControlFlowPlanner.plan(e, p, body -> plan(body, rules)));
       for (int k = 0; k < e.outs().size(); k++) {
         Var out = e.outs().get(k);
         arrayType(out);
@@ -101,14 +101,14 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
-    return assign(schedule());
+    return assign(new RowFusion(producers, materialised, rules).group(schedule()));
   }
 
   private Primitive primitive(Eqn e) {
     Primitive p = Primitive.byName(e.primitive()).orElse(null);
     if (p == null) throw new JaxcException("unsupported primitive " + e.primitive(), e.span());
-    if (!lowered.test(p))
-      throw new JaxcException("unsupported primitive " + e.primitive() + " (" + Support.of(p).detail() + ")", e.span());
+    String missing = rules.missing(p);
+    if (missing != null) throw new JaxcException("unsupported primitive " + e.primitive() + " (" + missing + ")", e.span());
     return p;
   }
 
@@ -123,9 +123,55 @@ public final class Planner {
     Producer p = producers.get(v);
     if (outputIndex.containsKey(v) || EqnKind.of(p.primitive()) == EqnKind.KERNEL) return true;
     List<Eqn> uses = consumers.getOrDefault(v, List.of());
-    for (Eqn use : uses) if (kind(use) == EqnKind.KERNEL) return true;
+    for (Eqn use : uses) if (kind(use) == EqnKind.KERNEL && !fusedInto(use, v)) return true;
     if (uses.isEmpty() || cheap(p.eqn())) return false;
-    return uses.size() > 1 || readsRepeatedly(uses.get(0), v);
+    for (Eqn use : uses) if (readsRepeatedly(use, v)) return true;
+    return uses.size() > 1 && !(feedsKernel(v, MAX_DUPLICATED) && duplicable(v));
+  }
+
+  /**
+   * True if {@code v} flows into a kernel that fuses it, directly or through a chain of fusible
+   * equations whose results have one consumer each (at most {@code depth} of them).
+   */
+  private boolean feedsKernel(Var v, int depth) {
+    if (depth == 0) return false;
+    for (Eqn use : consumers.getOrDefault(v, List.of())) {
+      if (kind(use) == EqnKind.KERNEL) {
+        if (fusedInto(use, v)) return true;
+        continue;
+      }
+      if (use.outs().size() != 1) continue;
+      Var out = use.outs().get(0);
+      if (outputIndex.containsKey(out) || consumers.getOrDefault(out, List.of()).size() != 1) continue;
+      if (feedsKernel(out, depth - 1)) return true;
+    }
+    return false;
+  }
+
+  /** True if every operand of kernel {@code use} that is {@code v} is read through a generator. */
+  private boolean fusedInto(Eqn use, Var v) {
+    for (int k = 0; k < use.ins().size(); k++) {
+      if (use.ins().get(k) == v && !rules.fusesOperand(primitives.get(use), use, k)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A value read by a reduction that fuses it and by other consumers is recomputed in each
+   * (XLA's duplication of a reduction's input fusion) when it is a short elementwise chain over
+   * materialised values: recomputing a few operations per element costs less than writing and
+   * reading back a full-size temporary (softmax's exp(x - max), layernorm's x - mean).
+   */
+  private boolean duplicable(Var v) {
+    return composed(v) <= MAX_DUPLICATED;
+  }
+
+  /** The equations a generator of {@code v} composes (through unmaterialised operands). */
+  private int composed(Var v) {
+    if (materialised.containsKey(v) || !producers.containsKey(v)) return 0;
+    int n = 1;
+    for (Atom a : producers.get(v).eqn().ins()) if (a instanceof Var u) n += composed(u);
+    return n;
   }
 
   private EqnKind kind(Eqn e) {
@@ -223,8 +269,8 @@ public final class Planner {
         regions.put(k.eqn(), c.relocated(alloc.place(new WorkspaceAllocator.Request(c.bytes(), s, s))));
       }
       // A kernel's scratch lives during its own step only.
-      if (step instanceof Step.Kernel k) {
-        long bytes = KernelLowering.scratchBytes(primitives.get(k.eqn()), k.eqn());
+      for (Step.Kernel k : kernels(step)) {
+        long bytes = rules.scratchBytes(primitives.get(k.eqn()), k.eqn());
         if (bytes > 0) {
           Buffer.Temp t = new Buffer.Temp(alloc.place(new WorkspaceAllocator.Request(bytes, s, s)),
               new ArrayType(DType.U8, Shape.of(bytes)));
@@ -236,10 +282,15 @@ public final class Planner {
   }
 
   private static List<Var> defined(Step s) {
-    if (s instanceof Step.Fusion f) return f.roots();
-    if (s instanceof Step.Kernel k) return k.eqn().outs();
-    if (s instanceof Step.CopyOut) return List.of();
-    throw new AssertionError(s);
+    return RowFusion.defined(s);
+  }
+
+  /** The kernel steps of a step: itself, or a row group's members. */
+  private static List<Step.Kernel> kernels(Step s) {
+    List<Step.Kernel> r = new ArrayList<>();
+    if (s instanceof Step.Kernel k) r.add(k);
+    if (s instanceof Step.Rows g) for (Step inner : g.steps()) r.addAll(kernels(inner));
+    return r;
   }
 
   /** The materialised values a step reads (through its fused producers). */
@@ -249,9 +300,17 @@ public final class Planner {
       Map<Var, Boolean> seen = new IdentityHashMap<>();
       for (Var root : f.roots()) readThroughFusion(producers.get(root).eqn(), r, seen);
     } else if (s instanceof Step.Kernel k) {
-      for (Atom a : k.eqn().ins()) if (a instanceof Var v) r.add(v);
+      // Operands fused into the kernel read their own materialised inputs.
+      Map<Var, Boolean> seen = new IdentityHashMap<>();
+      for (Atom a : k.eqn().ins()) {
+        if (!(a instanceof Var v) || seen.put(v, true) != null) continue;
+        if (materialised.containsKey(v)) r.add(v);
+        else readThroughFusion(producers.get(v).eqn(), r, seen);
+      }
     } else if (s instanceof Step.CopyOut c) {
       if (c.source() instanceof Var v) r.add(v);
+    } else if (s instanceof Step.Rows g) {
+      for (Step inner : g.steps()) r.addAll(read(inner));
     } else {
       throw new AssertionError(s);
     }

@@ -22,6 +22,22 @@ public sealed interface Step {
   record Kernel(Eqn eqn) implements Step {}
 
   /**
+   * One loop over {@code rows} (the leading dimensions every member works on) that runs each
+   * member, a row-reduction kernel or a fusion group, for one row before the next row
+   * ({@link RowFusion}).
+   */
+  record Rows(List<Long> rows, List<Step> steps) implements Step {
+    public Rows {
+      rows = List.copyOf(rows);
+      steps = List.copyOf(steps);
+    }
+
+    public long[] shape() {
+      return rows.stream().mapToLong(Long::longValue).toArray();
+    }
+  }
+
+  /**
    * Fills {@code outputs[output]} from an atom that has no buffer of its own there: a literal, a
    * jaxpr input, or a value already stored in another output.
    */

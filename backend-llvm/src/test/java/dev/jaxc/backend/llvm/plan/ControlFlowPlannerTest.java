@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.plan;
 
+import dev.jaxc.backend.llvm.CpuBackendRules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -30,7 +31,7 @@ class ControlFlowPlannerTest {
   }
 
   private static Plan planAll(Jaxpr j) {
-    return Planner.plan(j, p -> true);
+    return Planner.plan(j, new CpuBackendRules(p -> true));
   }
 
   private static long offset(Plan p, Var v) {
@@ -200,7 +201,7 @@ class ControlFlowPlannerTest {
         """);
     ControlFlowPlan.While w = (ControlFlowPlan.While) planAll(j).controlFlow(j.eqns().get(0));
     assertTrue(w.batched());
-    JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j, p -> p != Primitive.SIN));
+    JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j, new CpuBackendRules(p -> p != Primitive.SIN)));
     assertTrue(e.getMessage().startsWith("unsupported primitive sin"), e.getMessage());
   }
 

@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.plan;
 
+import dev.jaxc.backend.llvm.CpuBackendRules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -29,7 +30,7 @@ class PlannerTest {
 
   /** Plans with every primitive counted as lowered, so kernels can be planned before they exist. */
   private static Plan planAll(Jaxpr j) {
-    return Planner.plan(j, p -> true);
+    return Planner.plan(j, new CpuBackendRules(p -> true));
   }
 
   private static Var out(Jaxpr j, int eqn) {
@@ -39,7 +40,7 @@ class PlannerTest {
   @Test
   void elementwiseChainIsOneFusionGroupWithoutWorkspace() {
     Jaxpr j = typed("{ lambda ; a:f32[8]. let b:f32[8] = neg a; c:f32[8] = mul b 2.0:f32[]; d:f32[8] = add c a in (d,) }");
-    Plan p = Planner.plan(j);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertFalse(p.isMaterialised(out(j, 0)));
     assertFalse(p.isMaterialised(out(j, 1)));
     assertEquals(new Buffer.Output(0, (ArrayType) out(j, 2).type()), p.buffer(out(j, 2)));
@@ -52,14 +53,14 @@ class PlannerTest {
   void valueWithTwoUsesIsMaterialisedUnlessCheap() {
     // b (a division) feeds two outputs: computed once into the workspace.
     Jaxpr j = typed("{ lambda ; a:f32[8]. let b:f32[8] = div a a; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
-    Plan p = Planner.plan(j);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertInstanceOf(Buffer.Temp.class, p.buffer(out(j, 0)));
     assertEquals(List.of(out(j, 0)), p.temporaries());
     assertEquals(32 + 32, p.workspaceBytes());  // 32 bytes rounded up to the 64-byte alignment
     // A broadcast of an input is an index rewrite: recomputed in each consumer instead.
     Jaxpr k = typed("{ lambda ; a:f32[4]. let b:f32[3,4] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(3, 4)] a; "
         + "c:f32[3,4] = add b 1.0:f32[]; d:f32[3,4] = mul b 2.0:f32[] in (c, d) }");
-    Plan q = Planner.plan(k);
+    Plan q = Planner.plan(k, CpuBackendRules.DEFAULT);
     assertFalse(q.isMaterialised(out(k, 0)));
     assertEquals(0, q.workspaceBytes());
   }
@@ -68,12 +69,12 @@ class PlannerTest {
   void floatMultiplyOfMaterialisedValuesIsRecomputedPerUse() {
     // As XLA duplicates it into each consumer's loop, where it contracts into the add (FMA).
     Jaxpr j = typed("{ lambda ; a:f32[8] e:f32[8]. let b:f32[8] = mul a e; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
-    Plan p = Planner.plan(j);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertFalse(p.isMaterialised(out(j, 0)));
     assertEquals(0, p.workspaceBytes());
     // Integer multiplies are not contracted: computed once.
     Jaxpr k = typed("{ lambda ; a:i32[8]. let b:i32[8] = mul a a; c:i32[8] = add b 1:i32[]; d:i32[8] = sub b 1:i32[] in (c, d) }");
-    assertInstanceOf(Buffer.Temp.class, Planner.plan(k).buffer(out(k, 0)));
+    assertInstanceOf(Buffer.Temp.class, Planner.plan(k, CpuBackendRules.DEFAULT).buffer(out(k, 0)));
   }
 
   @Test
@@ -81,18 +82,18 @@ class PlannerTest {
     // Fusing b into the broadcast would compute each neg three times.
     Jaxpr j = typed("{ lambda ; a:f32[4]. let b:f32[4] = neg a; "
         + "c:f32[3,4] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(3, 4)] b in (c,) }");
-    Plan p = Planner.plan(j);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertInstanceOf(Buffer.Temp.class, p.buffer(out(j, 0)));
     assertEquals(List.of(new Step.Fusion(List.of(out(j, 0))), new Step.Fusion(List.of(out(j, 1)))), p.steps());
     // A rank-0 value used by a larger elementwise operation likewise.
     Jaxpr k = typed("{ lambda ; a:f32[] x:f32[5]. let b:f32[] = neg a; c:f32[5] = mul x b in (c,) }");
-    assertTrue(Planner.plan(k).isMaterialised(out(k, 0)));
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
   }
 
   @Test
   void kernelOperandsAndResultsAreMaterialised() {
-    Jaxpr j = typed("{ lambda ; a:f32[4,3]. let b:f32[4,3] = neg a; c:f32[4] = reduce_sum[axes=(1,)] b; "
-        + "d:f32[4] = mul c 2.0:f32[] in (d,) }");
+    Jaxpr j = typed("{ lambda ; a:f32[4,3]. let b:f32[4,3] = neg a; c:f32[4,3] = cumsum[axis=1 reverse=False] b; "
+        + "d:f32[4,3] = mul c 2.0:f32[] in (d,) }");
     Plan p = planAll(j);
     assertInstanceOf(Buffer.Temp.class, p.buffer(out(j, 0)));
     assertInstanceOf(Buffer.Temp.class, p.buffer(out(j, 1)));
@@ -104,6 +105,51 @@ class PlannerTest {
     assertEquals(0, b.offset());
     assertEquals(64, c.offset());
     assertEquals(128, p.workspaceBytes());
+  }
+
+  @Test
+  void elementwiseProducersFuseIntoReductions() {
+    // softmax's shape: e = exp(x - max) feeds a reduction and the division; it is recomputed in
+    // both (the reduction reads it through its generator), so no full-size temporary exists.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8]. let m:f32[4] = reduce_max[axes=(1,)] x; "
+        + "b:f32[4,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(4, 1) sharding=None] m; "
+        + "c:f32[4,8] = sub x b; e:f32[4,8] = exp c; s:f32[4] = reduce_sum[axes=(1,)] e; "
+        + "t:f32[4,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(4, 1) sharding=None] s; "
+        + "y:f32[4,8] = div e t in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertTrue(p.isMaterialised(out(j, 0)));
+    assertFalse(p.isMaterialised(out(j, 2)));
+    assertFalse(p.isMaterialised(out(j, 3)));
+    assertTrue(p.isMaterialised(out(j, 4)));
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Kernel(j.eqns().get(4)),
+        new Step.Fusion(List.of(out(j, 6)))), p.steps());
+    // Two f32[4] reduction results, nothing of x's size.
+    assertEquals(128, p.workspaceBytes());
+  }
+
+  @Test
+  void reductionsOverRowsAndTheirReadersShareOneRowLoop() {
+    // Large enough (64 * 1024 elements) for the CPU to fold the reductions in lanes, per row.
+    Jaxpr j = typed("{ lambda ; x:f32[64,1024]. let m:f32[64] = reduce_max[axes=(1,)] x; "
+        + "b:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] m; "
+        + "c:f32[64,1024] = sub x b; e:f32[64,1024] = exp c; s:f32[64] = reduce_sum[axes=(1,)] e; "
+        + "t:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] s; "
+        + "y:f32[64,1024] = div e t in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Rows(List.of(64L), List.of(new Step.Kernel(j.eqns().get(0)),
+        new Step.Kernel(j.eqns().get(4)), new Step.Fusion(List.of(out(j, 6)))))), p.steps());
+  }
+
+  @Test
+  void aStepReadingAnotherRowOfTheGroupStaysOut() {
+    // y reads s at the reversed row: s must be complete for every row first.
+    Jaxpr j = typed("{ lambda ; x:f32[64,1024]. let s:f32[64] = reduce_max[axes=(1,)] x; "
+        + "r:f32[64] = rev[dimensions=(0,)] s; "
+        + "b:f32[64,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(64, 1) sharding=None] r; "
+        + "y:f32[64,1024] = sub x b in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 2))),
+        new Step.Fusion(List.of(out(j, 3)))), p.steps());
   }
 
   @Test
@@ -136,7 +182,7 @@ class PlannerTest {
   @Test
   void outputsThatAreInputsLiteralsOrRepeatsAreCopied() {
     Jaxpr j = typed("{ lambda ; a:f32[2]. let b:f32[2] = neg a in (a, b, 2.5:f32[], b) }");
-    Plan p = Planner.plan(j);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertEquals(new Buffer.Output(1, (ArrayType) out(j, 0).type()), p.buffer(out(j, 0)));
     List<Step> steps = p.steps();
     assertEquals(new Step.Fusion(List.of(out(j, 0))), steps.get(0));
@@ -150,19 +196,19 @@ class PlannerTest {
   @Test
   void deadValuesGetNoStep() {
     Jaxpr j = typed("{ lambda ; a:f32[2]. let b:f32[2] = neg a; _:f32[2] = mul a a in (b,) }");
-    assertEquals(List.of(new Step.Fusion(List.of(out(j, 0)))), Planner.plan(j).steps());
+    assertEquals(List.of(new Step.Fusion(List.of(out(j, 0)))), Planner.plan(j, CpuBackendRules.DEFAULT).steps());
   }
 
   @Test
   void unsupportedAndUnknownPrimitivesAreReportedAtTheirEquation() {
     Jaxpr j = typed("{ lambda ; a:f32[2]. let\n    b:f32[2] = neg a\n    c:f32[2] = bessel_i0e a\n  in (b, c) }");
     Eqn bessel = j.eqns().get(1);
-    JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j));
+    JaxcException e = assertThrows(JaxcException.class, () -> Planner.plan(j, CpuBackendRules.DEFAULT));
     assertTrue(e.getMessage().startsWith("unsupported primitive bessel_i0e"), e.getMessage());
     assertEquals(bessel.span(), e.span());
     assertEquals(3, e.span().line());
     Jaxpr k = typed("{ lambda ; a:f32[2]. let b:f32[2] = frobnicate a in (b,) }");
-    JaxcException u = assertThrows(JaxcException.class, () -> Planner.plan(k));
+    JaxcException u = assertThrows(JaxcException.class, () -> Planner.plan(k, CpuBackendRules.DEFAULT));
     assertEquals("unsupported primitive frobnicate", u.getMessage());
     assertEquals(k.eqns().get(0).span(), u.span());
   }

@@ -1,0 +1,295 @@
+package dev.jaxc.backend.llvm.kernel;
+
+import static org.bytedeco.llvm.global.LLVM.LLVMIntEQ;
+
+import dev.jaxc.backend.llvm.emit.ElementTypes;
+import dev.jaxc.backend.llvm.emit.Index;
+import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.ReduceSlot;
+import dev.jaxc.backend.llvm.emit.ScalarJaxprEmitter;
+import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Type.ArrayType;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * A built-in reduction (reduce_sum/prod/max/min/and/or/xor) whose operand's last dimension is
+ * reduced, folded at memory speed: each result keeps {@link #lanes} independent accumulators,
+ * element k of a row going to lane k mod lanes, and the innermost loop walks the lanes with unit
+ * stride, so LLVM's loop vectoriser turns them into the target's vectors (4 registers of 16 f32
+ * on AVX-512, 8 of 8 on AVX2, 16 of 4 on SSE2 and NEON: the same lanes, hence the same bits, on
+ * every target). The lanes are then combined pairwise (lane j with lane j + h, h halving).
+ *
+ * <p>A full reduction (one result) with enough elements is cut into a fixed number of parts
+ * ({@link #parts}, from the shape only), each folded as above into a partial, which threads
+ * compute; the partials are then folded in order. The result never depends on the thread count.
+ *
+ * <p>For float sums and products this order is not XLA's (a sequential fold of 32-element tree
+ * windows): results differ in the last bits (docs/backend-design.md, "Reductions").
+ */
+final class ReduceLanes {
+  /** Bytes of accumulators per result: 4 AVX-512 registers, 8 AVX2 ones. */
+  private static final int LANE_BYTES = 256;
+  /**
+   * XLA:CPU 0.10.2 rewrites a float reduction of fewer operand elements into its 32-wide tree
+   * (kept bit for bit by ReduceKernel); from this many on it calls YNNPACK's vectorised reduce.
+   */
+  static final long XLA_VECTOR_MIN = 4096;
+  /** At most this many partials for one result. */
+  private static final long MAX_PARTS = 64;
+  /** A partial folds at least this many elements. */
+  private static final long PART_ELEMENTS = 1 << 15;
+  /** Bytes per partial in the scratch memory (each part of a value in its own 8-byte slot). */
+  private static final int PART_SLOT = 8;
+
+  private final KernelContext cx;
+  private final Ir ir;
+  private final ReduceKernel.Reduction r;
+  private final List<Integer> stored;
+  private final ScalarJaxprEmitter combiner;
+  private final DType dtype;
+  private final int rank;
+  /** Reduced dimensions other than the last. */
+  private final int[] redOuter;
+  /** Kept dimensions. */
+  private final int[] kept;
+  private final long m;
+  private final long lanes;
+
+  private ReduceLanes(KernelContext cx, ReduceKernel.Reduction r, List<Integer> stored) {
+    this.cx = cx;
+    this.ir = cx.ir();
+    this.r = r;
+    this.stored = stored;
+    this.combiner = new ScalarJaxprEmitter(ir, cx.lowering());
+    this.dtype = r.dtypes().get(0);
+    this.rank = r.shape().length;
+    this.redOuter = Arrays.stream(r.axes()).filter(a -> a != rank - 1).toArray();
+    this.kept = IntStream.range(0, rank).filter(d -> !reduced(d)).toArray();
+    this.m = r.shape()[rank - 1];
+    this.lanes = lanesFor(dtype, m);
+  }
+
+  /**
+   * True for a one-operand built-in reduction over the last dimension of more than one element
+   * whose order is free (every order gives XLA's bits) or whose operand has at least {@link
+   * #XLA_VECTOR_MIN} elements, where XLA:CPU hands it to YNNPACK, whose order is its own. The
+   * caller folds the others in XLA's tree order.
+   */
+  static boolean applies(ReduceKernel.Reduction r) {
+    int rank = r.shape().length;
+    if (!r.monoid() || r.operands().size() != 1 || rank == 0) return false;
+    if (Arrays.stream(r.axes()).noneMatch(a -> a == rank - 1)) return false;
+    long elements = Arrays.stream(r.shape()).reduce(1, (a, b) -> a * b);
+    return r.shape()[rank - 1] > 1 && elements > 0 && (r.orderFree() || elements >= XLA_VECTOR_MIN);
+  }
+
+  static void emit(KernelContext cx, ReduceKernel.Reduction r, List<Integer> stored) {
+    new ReduceLanes(cx, r, stored).run();
+  }
+
+  /** The power of two ≤ the row length, at most LANE_BYTES of accumulators. */
+  private static long lanesFor(DType d, long m) {
+    long bytes = d == DType.F16 || d == DType.BF16 ? 4 : d.byteSize();
+    long max = Math.max(1, LANE_BYTES / bytes);
+    return Math.min(max, Long.highestOneBit(m));
+  }
+
+  private boolean reduced(int d) {
+    return Arrays.stream(r.axes()).anyMatch(a -> a == d);
+  }
+
+  private long size(int[] dims) {
+    long n = 1;
+    for (int d : dims) n *= r.shape()[d];
+    return n;
+  }
+
+  private long[] sizes(int[] dims) {
+    return Arrays.stream(dims).mapToLong(d -> r.shape()[d]).toArray();
+  }
+
+  private void run() {
+    long results = size(kept);
+    long count = size(redOuter) * m;
+    long parts = parts(r.shape(), r.axes(), dtype);
+    if (parts >= 2) {
+      partitioned(parts, count);
+      return;
+    }
+    long work = results * count;
+    cx.loops().forEachParallel(sizes(kept), work, 1, this::result);
+  }
+
+  /** The result at kept index {@code o} of a reduction that {@link #applies} (one row). */
+  static void emitRow(KernelContext cx, ReduceKernel.Reduction r, Index o) {
+    new ReduceLanes(cx, r, List.of(0)).result(o);
+  }
+
+  private void result(Index o) {
+    ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
+    fill(acc);
+    cx.loops().forEach(sizes(redOuter), red -> row(acc, o, red, ir.i64(0), ir.i64(m / lanes), true));
+    Value v = combineLanes(acc);
+    acc.release();
+    store(o, v);
+  }
+
+  /**
+   * How many partials a reduction folds its one result from (1: none), from the shape only. The
+   * split is along the first reduced dimension other than the last with more than one index,
+   * else along the last dimension's lane chunks (the last part takes the row's tail).
+   */
+  private static long parts(long[] shape, int[] axes, DType d) {
+    int rank = shape.length;
+    long count = 1;
+    for (int a : axes) count *= shape[a];
+    if (count != Arrays.stream(shape).reduce(1, (a, b) -> a * b)) return 1;  // several results
+    long wanted = Math.min(MAX_PARTS, count / PART_ELEMENTS);
+    int split = splitDim(shape, axes);
+    long extent = split >= 0 ? shape[split] : shape[rank - 1] / lanesFor(d, shape[rank - 1]);
+    return Math.max(1, Math.min(wanted, extent));
+  }
+
+  private static int splitDim(long[] shape, int[] axes) {
+    for (int d : axes) if (d != shape.length - 1 && shape[d] > 1) return d;
+    return -1;
+  }
+
+  /**
+   * Scratch bytes of a reduce_* equation: its partials (both parts of a complex value), or 0 when
+   * it is not split.
+   */
+  static long scratchBytes(Eqn e) {
+    ArrayType in = (ArrayType) e.ins().get(0).type();
+    long[] shape = in.shape().sizes();
+    int[] axes = Arrays.stream(e.params().getLongs("axes")).mapToInt(Math::toIntExact).sorted().toArray();
+    if (shape.length == 0 || Arrays.stream(axes).noneMatch(a -> a == shape.length - 1) || shape[shape.length - 1] < 2
+        || Arrays.stream(shape).anyMatch(n -> n == 0)) return 0;
+    long parts = parts(shape, axes, in.dtype());
+    return parts < 2 ? 0 : parts * 2 * PART_SLOT;
+  }
+
+  /** The one result folded from {@code parts} partials, which threads compute. */
+  private void partitioned(long parts, long count) {
+    int split = splitDim(r.shape(), r.axes());
+    long extent = split >= 0 ? r.shape()[split] : m / lanes;
+    LLVMValueRef scratch = cx.scratch();
+    Index zero = Index.of(zeros(kept.length));
+    cx.loops().parallel().range(parts, 1, count, (begin, end) -> cx.loops().forRange(begin, end, b -> {
+      LLVMValueRef lo = ir.udiv(ir.mul(b, ir.i64(extent)), ir.i64(parts));
+      LLVMValueRef hi = ir.udiv(ir.mul(ir.add(b, ir.i64(1)), ir.i64(extent)), ir.i64(parts));
+      ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
+      fill(acc);
+      if (split < 0) {
+        LLVMValueRef last = ir.icmp(LLVMIntEQ, b, ir.i64(parts - 1));
+        // The lane chunks [lo, hi), and the row's tail in the last part only.
+        cx.loops().forEach(sizes(redOuter), red -> {
+          chunks(acc, zero, red, lo, hi);
+          if (m % lanes > 0) ReduceKernel.guarded(ir, last, () -> tail(acc, zero, red));
+        });
+      } else {
+        int[] rest = Arrays.stream(redOuter).filter(d -> d != split).toArray();
+        cx.loops().forRange(lo, hi, s -> cx.loops().forEach(sizes(rest), inner -> {
+          LLVMValueRef[] red = new LLVMValueRef[redOuter.length];
+          for (int j = 0, k = 0; j < redOuter.length; j++) red[j] = redOuter[j] == split ? s : inner.get(k++);
+          row(acc, zero, Index.of(red), ir.i64(0), ir.i64(m / lanes), true);
+        }));
+      }
+      storePartial(scratch, parts, b, combineLanes(acc));
+      acc.release();
+    }));
+    Value total = loadPartial(scratch, parts, ir.i64(0));
+    for (long k = 1; k < parts; k++) total = fold(total, loadPartial(scratch, parts, ir.i64(k)));
+    store(zero, total);
+  }
+
+  /** Partial b's real part at slot b, its imaginary part at slot parts + b. */
+  private void storePartial(LLVMValueRef base, long parts, LLVMValueRef b, Value v) {
+    ir.store(v.isComplex() ? v.re() : v.v(), slot(base, b), PART_SLOT);
+    if (v.isComplex()) ir.store(v.im(), slot(base, ir.add(b, ir.i64(parts))), PART_SLOT);
+  }
+
+  private Value loadPartial(LLVMValueRef base, long parts, LLVMValueRef b) {
+    LLVMTypeRef t = ElementTypes.compute(ir, dtype.isComplex() ? dtype.realPart() : dtype);
+    LLVMValueRef re = ir.load(t, slot(base, b), PART_SLOT);
+    if (!dtype.isComplex()) return Value.of(re);
+    return Value.complex(re, ir.load(t, slot(base, ir.add(b, ir.i64(parts))), PART_SLOT));
+  }
+
+  private LLVMValueRef slot(LLVMValueRef base, LLVMValueRef k) {
+    return ir.gep(ir.i8, base, ir.mul(k, ir.i64(PART_SLOT)));
+  }
+
+  /** One row (kept index o, other reduced indices red): chunks [lo, hi), then the tail. */
+  private void row(ReduceSlot acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi, boolean withTail) {
+    chunks(acc, o, red, lo, hi);
+    if (withTail && m % lanes > 0) tail(acc, o, red);
+  }
+
+  private void chunks(ReduceSlot acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi) {
+    if (m / lanes == 0) return;
+    cx.loops().forRange(lo, hi, c -> {
+      LLVMValueRef start = ir.mul(c, ir.i64(lanes));
+      cx.loops().forEach(new long[] {lanes}, j -> {
+        LLVMValueRef lane = j.get(0);
+        acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(start, lane))));
+      });
+    });
+  }
+
+  private void tail(ReduceSlot acc, Index o, Index red) {
+    long start = m / lanes * lanes;
+    cx.loops().forEach(new long[] {m % lanes}, j -> {
+      LLVMValueRef lane = j.get(0);
+      acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(ir.i64(start), lane))));
+    });
+  }
+
+  private void fill(ReduceSlot acc) {
+    Value init = r.inits().get(0);
+    cx.loops().forEach(new long[] {lanes}, j -> acc.store(j.get(0), init));
+  }
+
+  /** Lane j folds lane j + h, for h = lanes/2, …, 1; the result is in lane 0. */
+  private Value combineLanes(ReduceSlot acc) {
+    for (long h = lanes / 2; h >= 1; h /= 2) {
+      long half = h;
+      cx.loops().forEach(new long[] {half}, j -> {
+        LLVMValueRef lane = j.get(0);
+        acc.store(lane, fold(acc.load(lane), acc.load(ir.add(lane, ir.i64(half)))));
+      });
+    }
+    return acc.load(ir.i64(0));
+  }
+
+  private Value fold(Value acc, Value x) {
+    return combiner.emit(r.combiner(), List.of(acc, x)).get(0);
+  }
+
+  /** The operand element at kept index o, other reduced indices red, last index k. */
+  private Value element(Index o, Index red, LLVMValueRef k) {
+    LLVMValueRef[] idx = new LLVMValueRef[rank];
+    for (int d = 0, a = 0, b = 0; d < rank; d++) {
+      if (d == rank - 1) idx[d] = k;
+      else idx[d] = reduced(d) ? red.get(b++) : o.get(a++);
+    }
+    return r.operands().get(0).at(Index.of(idx));
+  }
+
+  private void store(Index o, Value v) {
+    for (int j = 0; j < stored.size(); j++)
+      cx.access().store(cx.results().get(j), cx.resultTypes().get(j), o, v);
+  }
+
+  private LLVMValueRef[] zeros(int n) {
+    LLVMValueRef[] z = new LLVMValueRef[n];
+    Arrays.fill(z, ir.i64(0));
+    return z;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.jaxc.backend.llvm.plan;
+
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.prim.Primitive;
+
+/**
+ * What the {@link Planner} asks of a backend, so that it imports no kernels: which primitives
+ * are lowered, which kernel operands may be computed by fused producers inside the kernel's loops
+ * (input fusion) instead of materialised, and how much scratch memory a kernel needs. The CPU
+ * backend's answers are {@code CpuBackendRules}; another backend supplies its own.
+ */
+public interface BackendRules {
+  /** Null when {@code p} is lowered; otherwise why not (shown after "unsupported primitive NAME"). */
+  String missing(Primitive p);
+
+  /**
+   * True if the kernel of {@code e} (primitive {@code p}) reads operand {@code operand} only
+   * through its element generator, once per element it needs, so an elementwise producer of that
+   * operand can be evaluated inside the kernel's loops.
+   */
+  boolean fusesOperand(Primitive p, Eqn e, int operand);
+
+  /**
+   * The number of leading kept dimensions (the rows) when the reduction kernel of {@code e} can
+   * be emitted one row at a time inside a row loop ({@link Step.Rows}): it reduces exactly the
+   * dimensions after them. Otherwise -1.
+   */
+  int rowReduction(Primitive p, Eqn e);
+
+  /** Bytes of scratch memory the kernel of {@code e} needs during its own step (0: none). */
+  long scratchBytes(Primitive p, Eqn e);
+}
