@@ -5,7 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.EntryPoint;
 import dev.jaxc.backend.llvm.emit.Ir;
-import dev.jaxc.backend.llvm.emit.ScheduleEmitter;
+import dev.jaxc.backend.llvm.kernel.ScheduleEmitter;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.llvm.LlvmException;
 import dev.jaxc.backend.llvm.llvm.TargetMachine;
