@@ -10,6 +10,8 @@ import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -79,14 +81,14 @@ public final class LoopInvariantHoisting implements IrPass {
 
     /** {@code while[…] *cond_consts *body_consts *carry}. */
     private Eqn whileLoop(Eqn e, List<Eqn> before) {
-      int cn = e.params().getInt("cond_nconsts");
-      int bn = e.params().getInt("body_nconsts");
+      WhileParams w = WhileParams.of(e.params());
+      int cn = w.condNconsts();
+      int bn = w.bodyNconsts();
       List<Atom> ins = e.ins();
       InvariantEqns.Split c =
-          new InvariantEqns(names).split(e.params().getJaxpr("cond_jaxpr"), ins.subList(0, cn), before);
+          new InvariantEqns(names).split(w.condJaxpr(), ins.subList(0, cn), before);
       InvariantEqns.Split b =
-          new InvariantEqns(names)
-              .split(e.params().getJaxpr("body_jaxpr"), ins.subList(cn, cn + bn), before);
+          new InvariantEqns(names).split(w.bodyJaxpr(), ins.subList(cn, cn + bn), before);
       if (c.extra().isEmpty() && b.extra().isEmpty()) return e;
       Params params =
           e.params()
@@ -100,9 +102,9 @@ public final class LoopInvariantHoisting implements IrPass {
 
     /** {@code scan[…] *consts *carry *xs}. */
     private Eqn scan(Eqn e, List<Eqn> before) {
-      int nc = e.params().getInt("num_consts");
-      InvariantEqns.Split s =
-          new InvariantEqns(names).split(e.params().getJaxpr("jaxpr"), e.ins().subList(0, nc), before);
+      ScanParams sp = ScanParams.of(e.params());
+      int nc = sp.numConsts();
+      InvariantEqns.Split s = new InvariantEqns(names).split(sp.jaxpr(), e.ins().subList(0, nc), before);
       int k = s.extra().size();
       if (k == 0) return e;
       Params params =

@@ -5,10 +5,12 @@ import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
-import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Type;
 import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,10 +86,11 @@ public final class ControlFlowRules {
   public static List<Type> scan(RuleContext ctx) {
     String prim = ctx.primitive();
     Params p = ctx.params();
-    int nConsts = p.getInt("num_consts");
-    int nCarry = p.getInt("num_carry");
-    long length = p.getLong("length");
-    Jaxpr body = p.getJaxpr("jaxpr");
+    ScanParams sp = ScanParams.of(p);
+    int nConsts = sp.numConsts();
+    int nCarry = sp.numCarry();
+    long length = sp.length();
+    Jaxpr body = sp.jaxpr();
     if (nConsts < 0 || nCarry < 0 || length < 0 || nConsts + nCarry > ctx.arity())
       throw new TypeRuleException(
           prim
@@ -144,10 +147,11 @@ public final class ControlFlowRules {
   public static List<Type> whileLoop(RuleContext ctx) {
     String prim = ctx.primitive();
     Params p = ctx.params();
-    int cn = p.getInt("cond_nconsts");
-    int bn = p.getInt("body_nconsts");
-    Jaxpr condJ = p.getJaxpr("cond_jaxpr");
-    Jaxpr bodyJ = p.getJaxpr("body_jaxpr");
+    WhileParams wp = WhileParams.of(p);
+    int cn = wp.condNconsts();
+    int bn = wp.bodyNconsts();
+    Jaxpr condJ = wp.condJaxpr();
+    Jaxpr bodyJ = wp.bodyJaxpr();
     if (cn < 0 || bn < 0 || cn + bn > ctx.arity())
       throw new TypeRuleException(
           prim
