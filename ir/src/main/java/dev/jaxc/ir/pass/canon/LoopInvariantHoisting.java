@@ -28,7 +28,8 @@ import java.util.Map;
  *
  * <p>Runs on canonical, key-free programs (after {@link CanonicalPipeline} and random
  * expansion). Hoisted copies get fresh variable names; the body keeps its variables, the moved
- * results becoming its new const invars. A jaxpr that is unchanged is returned as the same object.
+ * results becoming its new const invars; consts that only moved work read are then dropped by
+ * {@link DeadCodeElimination}. A program with nothing to move is returned as the same object.
  */
 public final class LoopInvariantHoisting implements IrPass {
   public static Program run(Program program) {
@@ -38,7 +39,10 @@ public final class LoopInvariantHoisting implements IrPass {
   @Override
   public Program apply(Program program) {
     Jaxpr main = new Rewriter(FreshNames.after(program)).jaxpr(program.main());
-    return main == program.main() ? program : program.withMain(main);
+    // Consts read only by moved work are dead now: DCE drops them from the loops.
+    return main == program.main()
+        ? program
+        : new DeadCodeElimination().apply(program.withMain(main));
   }
 
   private static final class Rewriter {
