@@ -1715,6 +1715,55 @@ case("control_map", lambda xs: lax.map(lambda v: jnp.sum(v * v) + jnp.max(v), xs
      "lax.map (scan without carry)", T32)
 
 
+# Loop-invariant work (jaxc hoists it out of the loop: LoopInvariantHoisting).
+def _hoist_rnn(h0, xs, w, u, b):
+    def step(h, x):
+        return jnp.tanh(x @ w.T + h @ u.T + jnp.exp(b) * 0.5), jnp.sum(h)
+    return lax.scan(step, h0, xs)
+
+
+case("control_hoist_scan_transpose", _hoist_rnn,
+     lambda r: (N(r, (4, 8)), N(r, (5, 4, 6)), N(r, (8, 6), scale=0.3), N(r, (8, 8), scale=0.3), N(r, (8,))),
+     "scan whose body multiplies by W.T and U.T and uses exp(b): invariant work hoisted out", T32T)
+
+
+def _hoist_while(a, x):
+    def cond(c):
+        v, i = c
+        return jnp.logical_and(i < 20, jnp.max(jnp.abs(v)) < jnp.sum(jnp.exp(a)) * 4.0)
+
+    def body(c):
+        v, i = c
+        return v * jnp.exp(-jnp.abs(a)) + jnp.log1p(a * a), i + 1
+
+    return lax.while_loop(cond, body, (x, np.int32(0)))
+
+
+case("control_hoist_while_exp", _hoist_while, lambda r: (N(r, (16,)), N(r, (16,))),
+     "while whose cond and body compute exp/log1p of a constant operand each step (hoisted)", T32T)
+
+
+def _hoist_nested(s, m, xs):
+    def outer(c, x):
+        def inner(i, v):
+            return v * jnp.cos(s) + (m @ m.T)[i % 3] * x
+        return lax.fori_loop(0, 4, inner, c), jnp.sum(c)
+    return lax.scan(outer, jnp.zeros(3, f32), xs)
+
+
+case("control_hoist_nested", _hoist_nested, lambda r: (np.float32(0.3), N(r, (3, 3), scale=0.5), N(r, (6, 3))),
+     "fori_loop inside scan: work invariant in both loops, or only in the inner one", T32T)
+
+
+def _hoist_broadcast(s, xs):
+    return lax.scan(lambda c, x: (c * 0.5 + jnp.broadcast_to(jnp.sin(s), (32, 48)) * x, jnp.sum(c)),
+                    jnp.zeros((32, 48), f32), xs)
+
+
+case("control_hoist_no_big_broadcast", _hoist_broadcast, lambda r: (np.float32(0.7), N(r, (5, 32, 48))),
+     "scan body broadcasting a scalar constant to 32x48 (the broadcast stays in the loop)", T32T)
+
+
 def _cg_solve(a, b):
     spd = a @ a.T + 3.0 * jnp.eye(a.shape[0], dtype=a.dtype)
     x, _ = jax.scipy.sparse.linalg.cg(lambda v: spd @ v, b, tol=1e-6, maxiter=40)

@@ -10,6 +10,7 @@ import dev.jaxc.cli.npy.NpyArray;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.pass.canon.CanonicalPipeline;
+import dev.jaxc.ir.pass.canon.LoopInvariantHoisting;
 import dev.jaxc.ir.pass.random.RandomExpansion;
 import dev.jaxc.ir.pass.random.RngUniformKeys;
 import java.nio.ByteBuffer;
@@ -36,11 +37,13 @@ final class HostRun {
   private HostRun() {}
 
   /**
-   * Canonical (calls inlined, dead code gone) and key-free: what the backend takes. XLA's
-   * rng_uniform keys are assigned first, while calls are still calls.
+   * Canonical (calls inlined, dead code gone), key-free and with loop-invariant work out of loops:
+   * what the backend takes. XLA's rng_uniform keys are assigned first, while calls are still calls;
+   * hoisting runs last, on the expanded random bits too.
    */
   static Program lower(Program typed) {
-    return RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)));
+    return LoopInvariantHoisting.run(
+        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

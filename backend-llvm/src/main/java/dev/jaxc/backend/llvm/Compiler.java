@@ -5,7 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.EntryPoint;
 import dev.jaxc.backend.llvm.emit.Ir;
-import dev.jaxc.backend.llvm.emit.ScheduleEmitter;
+import dev.jaxc.backend.llvm.kernel.ScheduleEmitter;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.llvm.LlvmException;
 import dev.jaxc.backend.llvm.llvm.TargetMachine;
@@ -82,11 +82,14 @@ public final class Compiler {
 
   /**
    * Every defined function is tagged with the target CPU and features, so code generation uses
-   * them whichever target machine (the artifact's or MCJIT's) compiles the module.
+   * them whichever target machine (the artifact's or MCJIT's) compiles the module, and as free of
+   * library-call idioms: a large zero fill (a scan carry's initial zeros) would otherwise become a
+   * {@code memset} import, and objects import only malloc, free and the thread functions.
    */
   private static void forTarget(Ir ir, TargetSpec target) {
     for (LLVMValueRef f = LLVMGetFirstFunction(ir.module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
       if (LLVMIsDeclaration(f) != 0) continue;
+      ir.addFunctionAttribute(f, "no-builtins", "");
       ir.addFunctionAttribute(f, "target-cpu", target.cpu());
       if (!target.features().isEmpty()) ir.addFunctionAttribute(f, "target-features", target.features());
     }

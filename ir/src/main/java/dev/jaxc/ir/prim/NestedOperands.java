@@ -2,10 +2,12 @@ package dev.jaxc.ir.prim;
 
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Jaxpr;
-import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Params.ParamException;
-import dev.jaxc.ir.Type;
+import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Type;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import dev.jaxc.ir.prim.rules.NestedJaxprs;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,22 +61,24 @@ final class NestedOperands {
 
   /** {@code [*cond consts, *body consts, *carry]}, the last two being the body's inputs. */
   private static List<Type> whileLoop(Params params, int numOperands) {
-    int cn = params.getInt("cond_nconsts");
-    int bn = params.getInt("body_nconsts");
-    int nCarry = numOperands - cn - bn;
+    WhileParams w = WhileParams.of(params);
+    int cn = w.condNconsts();
+    int bn = w.bodyNconsts();
+    int nCarry = w.carries(numOperands);
     if (cn < 0 || bn < 0 || nCarry < 0) return List.of();
-    List<Type> condIn = NestedJaxprs.inputs(params.getJaxpr("cond_jaxpr"), cn + nCarry);
+    List<Type> condIn = NestedJaxprs.inputs(w.condJaxpr(), cn + nCarry);
     List<Type> r = new ArrayList<>(condIn.subList(0, Math.min(cn, condIn.size())));
-    r.addAll(NestedJaxprs.inputs(params.getJaxpr("body_jaxpr"), bn + nCarry));
+    r.addAll(NestedJaxprs.inputs(w.bodyJaxpr(), bn + nCarry));
     return r;
   }
 
   /** {@code [*consts, *carry, *xs]}: the body's inputs, x slices stacked to {@code length}. */
   private static List<Type> scan(Params params, int numOperands) {
-    int xsFrom = params.getInt("num_consts") + params.getInt("num_carry");
-    long length = params.getLong("length");
+    ScanParams sp = ScanParams.of(params);
+    int xsFrom = sp.numConsts() + sp.numCarry();
+    long length = sp.length();
     if (xsFrom < 0) return List.of();
-    List<Type> bodyIn = NestedJaxprs.inputs(params.getJaxpr("jaxpr"), numOperands);
+    List<Type> bodyIn = NestedJaxprs.inputs(sp.jaxpr(), numOperands);
     List<Type> r = new ArrayList<>(bodyIn.subList(0, Math.min(xsFrom, bodyIn.size())));
     for (int i = xsFrom; i < bodyIn.size(); i++) r.add(NestedJaxprs.stacked(bodyIn.get(i), length));
     return r;

@@ -9,11 +9,13 @@ import static dev.jaxc.ir.testkit.TypeText.texts;
 import static dev.jaxc.ir.testkit.TypeText.types;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Type;
+import dev.jaxc.ir.prim.TypeRuleException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -94,13 +96,16 @@ class ContractionRulesBTest {
 
   @Test
   void dotGeneralRejectsMalformedDimensionNumbers() {
-    assertThrows(
-        Params.ParamException.class,
-        () ->
-            apply(
-                "dot_general",
-                params("dimension_numbers", ints(1, 0)),
-                types("f32[2,3]", "f32[3,4]")));
+    TypeRuleException e =
+        assertThrows(
+            TypeRuleException.class,
+            () ->
+                apply(
+                    "dot_general",
+                    params("dimension_numbers", ints(1, 0)),
+                    types("f32[2,3]", "f32[3,4]")));
+    assertTrue(e.getMessage().startsWith("dot_general: parameter 'dimension_numbers' must be"),
+        e.getMessage());
   }
 
   // ---- conv ----------------------------------------------------------------------------------

@@ -3,13 +3,13 @@ package dev.jaxc.backend.llvm.emit;
 import static dev.jaxc.backend.llvm.emit.GatherScatterParams.contains;
 import static org.bytedeco.llvm.global.LLVM.*;
 
-import dev.jaxc.backend.llvm.emit.GatherScatterParams.Gather;
-import dev.jaxc.backend.llvm.emit.GatherScatterParams.Mode;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.prim.params.GatherParams;
+import dev.jaxc.ir.prim.params.GatherScatterMode;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
@@ -83,7 +83,8 @@ public final class GatherScatterIndexing {
    */
   public final class GatherLowering {
     private final Eqn e;
-    private final Gather g;
+    private final GatherParams g;
+    private final GatherScatterMode mode;
     private final ElementGenerator operand;
     private final ElementGenerator indices;
     private final long[] op;
@@ -94,7 +95,8 @@ public final class GatherScatterIndexing {
 
     private GatherLowering(Eqn e, ElementGenerator operand, ElementGenerator indices) {
       this.e = e;
-      this.g = Gather.of(e);
+      this.g = GatherScatterParams.gather(e);
+      this.mode = GatherScatterParams.mode(e);
       this.operand = operand;
       this.indices = indices;
       this.op = type(e.ins().get(0)).shape().sizes();
@@ -137,7 +139,7 @@ public final class GatherScatterIndexing {
       LLVMValueRef[] at = new LLVMValueRef[op.length];
       for (int d = 0; d < op.length; d++) at[d] = ir.i64(0);
       LLVMValueRef inside = ir.bool(true);
-      boolean fill = g.mode() == Mode.FILL_OR_DROP;
+      boolean fill = mode == GatherScatterMode.FILL_OR_DROP;
       for (int k = 0; k < g.startIndexMap().length; k++) {
         int d = (int) g.startIndexMap()[k];
         LLVMValueRef s = component(indices, indexDType, batch, k);
@@ -163,7 +165,7 @@ public final class GatherScatterIndexing {
       LLVMValueRef[] at = s.at().clone();
       for (int j = 0; j < window.length; j++) at[window[j]] = ir.add(at[window[j]], offsets[j]);
       Value v = operand.at(Index.of(at));
-      return g.mode() == Mode.FILL_OR_DROP ? select(s.inside(), v, fillValue()) : v;
+      return mode == GatherScatterMode.FILL_OR_DROP ? select(s.inside(), v, fillValue()) : v;
     }
 
     /** The whole gather as one generator over the output index. */
@@ -183,7 +185,7 @@ public final class GatherScatterIndexing {
      */
     private Value fillValue() {
       DType d = type(e.outs().get(0)).dtype();
-      ParamValue v = e.params().get("fill_value").orElse(new ParamValue.None());
+      ParamValue v = g.fillValue();
       if (v instanceof ParamValue.None) {
         if (d.isInexact()) return Conversions.convert(ir, Value.of(ir.constReal(ir.f64, Double.NaN)), DType.F64, d);
         if (d == DType.BOOL) return Value.of(ir.bool(true));

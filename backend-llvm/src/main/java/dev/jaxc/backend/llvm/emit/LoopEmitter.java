@@ -2,7 +2,6 @@ package dev.jaxc.backend.llvm.emit;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
-import dev.jaxc.backend.llvm.runtime.ParallelFor;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
@@ -12,7 +11,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * Owns loop nests. The first version is a plain row-major nest whose innermost loop walks the
  * last dimension with unit stride, so LLVM's loop vectoriser can take it; size-1 dimensions get
  * no loop, and an empty shape emits nothing. {@link #forEachParallel} splits the outermost loop
- * across threads ({@link ParallelFor}). Tiling and explicit vectors replace this one class later.
+ * across workers ({@link ParallelRegions}). Tiling and explicit vectors replace this one class later.
  */
 public final class LoopEmitter {
   /**
@@ -22,14 +21,14 @@ public final class LoopEmitter {
   public static final long VECTOR_GRAIN = 1024;
 
   private final Ir ir;
-  private final ParallelFor parallel;
+  private final ParallelRegions parallel;
 
-  public LoopEmitter(Ir ir, ParallelFor parallel) {
+  public LoopEmitter(Ir ir, ParallelRegions parallel) {
     this.ir = ir;
     this.parallel = parallel;
   }
 
-  public ParallelFor parallel() {
+  public ParallelRegions parallel() {
     return parallel;
   }
 

@@ -7,7 +7,6 @@ import static org.bytedeco.llvm.global.LLVM.LLVMIntULT;
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.ElementTypes;
 import dev.jaxc.backend.llvm.emit.Ir;
-import dev.jaxc.backend.llvm.emit.ScheduleEmitter;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.ir.Atom;

@@ -5,6 +5,8 @@ import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.ControlFlowPlan;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.prim.params.ParamDecoding;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
@@ -27,8 +29,9 @@ final class ControlFlowWhile {
   static void emit(KernelContext cx, ControlFlowPlan.While w) {
     Ir ir = cx.ir();
     ControlFlowBodies bodies = new ControlFlowBodies(cx);
-    int cn = cx.eqn().params().getInt("cond_nconsts");
-    int bn = cx.eqn().params().getInt("body_nconsts");
+    WhileParams params = ParamDecoding.at(cx.eqn(), WhileParams::of);
+    int cn = params.condNconsts();
+    int bn = params.bodyNconsts();
     List<LLVMValueRef> condConsts = bodies.operandBases(0, cn);
     List<LLVMValueRef> bodyConsts = bodies.operandBases(cn, cn + bn);
     List<LLVMValueRef> results = cx.results();

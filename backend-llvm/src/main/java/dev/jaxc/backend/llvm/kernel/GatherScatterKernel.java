@@ -5,17 +5,18 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.GatherScatterCombiner;
-import dev.jaxc.backend.llvm.emit.GatherScatterIndexing;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.GatherLowering;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.Start;
-import dev.jaxc.backend.llvm.emit.GatherScatterParams.Mode;
-import dev.jaxc.backend.llvm.emit.GatherScatterParams.Scatter;
+import dev.jaxc.backend.llvm.emit.GatherScatterIndexing;
+import dev.jaxc.backend.llvm.emit.GatherScatterParams;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.GatherScatterMode;
+import dev.jaxc.ir.prim.params.ScatterParams;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -88,7 +89,8 @@ final class GatherScatterKernel {
   private static void scatter(KernelContext cx, Primitive p) {
     copyOperand(cx);
     Ir ir = cx.ir();
-    Scatter s = Scatter.of(cx.eqn());
+    ScatterParams s = GatherScatterParams.scatter(cx.eqn());
+    GatherScatterMode mode = GatherScatterParams.mode(cx.eqn());
     GatherScatterIndexing indexing = new GatherScatterIndexing(ir);
     GatherScatterCombiner combiner = new GatherScatterCombiner(ir, cx.lowering());
     ArrayType out = cx.resultTypes().get(0);
@@ -127,7 +129,7 @@ final class GatherScatterKernel {
         start[(int) s.operandBatchingDims()[k]] = batch[(int) s.scatterIndicesBatchingDims()[k]];
       }
       LLVMBasicBlockRef skip = null;
-      if (s.mode() != Mode.CLIP) {
+      if (mode != GatherScatterMode.CLIP) {
         LLVMBasicBlockRef inside = ir.block("scatter.window");
         skip = ir.block("scatter.next");
         ir.condBr(fits, inside, skip);

@@ -4,9 +4,9 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
-import dev.jaxc.ir.Params;
-import dev.jaxc.ir.ParamValue;
-import java.util.Arrays;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.prim.params.ParamDecoding;
+import dev.jaxc.ir.prim.params.WindowParams;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -18,27 +18,14 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 record WindowGeometry(long[] operand, long[] windows, long[] window, long[] strides, long[] padLo,
     long[] padHi, long[] baseDilation, long[] windowDilation) {
 
-  /** The window params of {@code p} (dilations default to 1, as for select_and_scatter_add). */
-  static WindowGeometry of(Params p, long[] operand, long[] windows) {
-    int rank = operand.length;
-    long[] padLo = new long[rank];
-    long[] padHi = new long[rank];
-    ParamValue.Tuple pads = (ParamValue.Tuple) p.get("padding").orElseThrow();
-    for (int d = 0; d < rank; d++) {
-      long[] pair = Params.asLongs("padding", pads.items().get(d));
-      padLo[d] = pair[0];
-      padHi[d] = pair[1];
-    }
-    return new WindowGeometry(operand.clone(), windows.clone(), p.getLongs("window_dimensions"),
-        p.getLongs("window_strides"), padLo, padHi, dilation(p, "base_dilation", rank),
-        dilation(p, "window_dilation", rank));
-  }
-
-  private static long[] dilation(Params p, String key, int rank) {
-    if (p.has(key) && !p.isNone(key)) return p.getLongs(key);
-    long[] ones = new long[rank];
-    Arrays.fill(ones, 1);
-    return ones;
+  /**
+   * The window of {@code e} (ir's {@link WindowParams}; dilations default to 1, as for
+   * select_and_scatter_add) over an operand of these sizes, with {@code windows} windows per dim.
+   */
+  static WindowGeometry of(Eqn e, long[] operand, long[] windows) {
+    WindowParams w = ParamDecoding.at(e, p -> WindowParams.of(p, operand.length, true));
+    return new WindowGeometry(operand.clone(), windows.clone(), w.windowDimensions(),
+        w.windowStrides(), w.padLo(), w.padHi(), w.baseDilation(), w.windowDilation());
   }
 
   int rank() {

@@ -36,7 +36,7 @@ final class WindowReduce {
     if (!WindowScalars.supports(m, d))
       throw new JaxcException("unsupported primitive " + cx.eqn().primitive() + " of " + d, cx.eqn().span());
     WindowScalars s = new WindowScalars(ir);
-    WindowGeometry g = WindowGeometry.of(cx.eqn().params(), in.shape().sizes(), out.shape().sizes());
+    WindowGeometry g = WindowGeometry.of(cx.eqn(), in.shape().sizes(), out.shape().sizes());
     WindowOrder order = new WindowOrder(g);
     ElementGenerator x = cx.operands().get(0);
     cx.loops().forEach(out.shape().sizes(), o -> {
@@ -70,7 +70,7 @@ final class WindowReduce {
     Jaxpr combiner = e.params().getJaxpr("jaxpr");
     int n = e.ins().size() / 2;
     ArrayType out0 = cx.resultTypes().get(0);
-    WindowGeometry g = WindowGeometry.of(e.params(), cx.operandType(0).shape().sizes(), out0.shape().sizes());
+    WindowGeometry g = WindowGeometry.of(e, cx.operandType(0).shape().sizes(), out0.shape().sizes());
     WindowOrder order = new WindowOrder(g);
     ScalarJaxprEmitter f = new ScalarJaxprEmitter(ir, cx.lowering());
     WindowScalars s = new WindowScalars(ir);

@@ -47,7 +47,7 @@ final class WindowSelect {
     DType d = op.dtype();
     if (!WindowScalars.supports(sel, d)) throw unsupported(e, d);
     WindowScalars s = new WindowScalars(ir);
-    WindowGeometry g = WindowGeometry.of(e.params(), op.shape().sizes(), src.shape().sizes());
+    WindowGeometry g = WindowGeometry.of(e, op.shape().sizes(), src.shape().sizes());
     ElementGenerator source = cx.operands().get(0);
     ElementGenerator operand = cx.operands().get(1);
     LLVMValueRef base = cx.results().get(0);
@@ -97,7 +97,7 @@ final class WindowSelect {
     ArrayType op = cx.operandType(0);
     ArrayType src = cx.operandType(1);
     ArrayType out = cx.resultTypes().get(0);
-    WindowGeometry g = WindowGeometry.of(e.params(), op.shape().sizes(), src.shape().sizes());
+    WindowGeometry g = WindowGeometry.of(e, op.shape().sizes(), src.shape().sizes());
     WindowOrder order = new WindowOrder(g);
     ScalarJaxprEmitter f = new ScalarJaxprEmitter(ir, cx.lowering());
     WindowScalars s = new WindowScalars(ir);
@@ -150,7 +150,7 @@ final class WindowSelect {
     // JAX makes the init value with np.array(±inf, dtype): only real floats lower.
     if (!d.isFloating() || sel == Select.GT || sel == Select.LT) throw unsupported(e, d);
     WindowScalars s = new WindowScalars(ir);
-    WindowGeometry g = WindowGeometry.of(e.params(), op.shape().sizes(), out.shape().sizes());
+    WindowGeometry g = WindowGeometry.of(e, op.shape().sizes(), out.shape().sizes());
     WindowOrder order = new WindowOrder(g);
     ElementGenerator tangent = cx.operands().get(0);
     ElementGenerator operand = cx.operands().get(1);

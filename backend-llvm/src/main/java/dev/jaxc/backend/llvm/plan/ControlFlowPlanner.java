@@ -9,6 +9,9 @@ import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.ParamDecoding;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -58,10 +61,11 @@ final class ControlFlowPlanner {
 
   /** {@code while[cond_jaxpr cond_nconsts body_jaxpr body_nconsts] *cond_consts *body_consts *carry}. */
   private static ControlFlowPlan whileLoop(Eqn e, Function<Jaxpr, Plan> planBody) {
-    int cn = e.params().getInt("cond_nconsts");
-    int bn = e.params().getInt("body_nconsts");
-    Jaxpr cj = e.params().getJaxpr("cond_jaxpr");
-    Jaxpr bj = e.params().getJaxpr("body_jaxpr");
+    WhileParams w = ParamDecoding.at(e, WhileParams::of);
+    int cn = w.condNconsts();
+    int bn = w.bodyNconsts();
+    Jaxpr cj = w.condJaxpr();
+    Jaxpr bj = w.bodyJaxpr();
     int nCarry = e.ins().size() - cn - bn;
     expect(nCarry >= 0 && e.outs().size() == nCarry, e, "operands do not match cond_nconsts and body_nconsts");
     expect(cj.inputs().size() == cn + nCarry && cj.outs().size() == 1, e, "cond_jaxpr does not match the operands");
@@ -82,9 +86,10 @@ final class ControlFlowPlanner {
 
   /** {@code scan[jaxpr num_consts num_carry length reverse …] *consts *carry *xs}. */
   private static ControlFlowPlan scan(Eqn e, Function<Jaxpr, Plan> planBody) {
-    int nc = e.params().getInt("num_consts");
-    int nCarry = e.params().getInt("num_carry");
-    Jaxpr bj = e.params().getJaxpr("jaxpr");
+    ScanParams sp = ParamDecoding.at(e, ScanParams::of);
+    int nc = sp.numConsts();
+    int nCarry = sp.numCarry();
+    Jaxpr bj = sp.jaxpr();
     expect(nc + nCarry <= e.ins().size() && nCarry <= e.outs().size(), e, "operands do not match num_consts and num_carry");
     expect(bj.inputs().size() == e.ins().size() && bj.outs().size() == e.outs().size(), e, "the body does not match the operands");
     Plan body = planBody.apply(withLiterals(bj, e.ins().subList(0, nc)));

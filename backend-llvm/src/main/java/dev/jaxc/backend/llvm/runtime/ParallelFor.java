@@ -3,6 +3,7 @@ package dev.jaxc.backend.llvm.runtime;
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.ParallelRegions;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +21,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * are captured into a context on the caller's stack ({@link Outliner}). Regions never nest: one
  * inside a parallel body runs inline.
  */
-public final class ParallelFor {
+public final class ParallelFor implements ParallelRegions {
   private static final String BODY = "jaxc_parallel_body_";
 
   private final Ir ir;
@@ -40,6 +41,7 @@ public final class ParallelFor {
    * chunks covering [0, n), n ≥ 1, at the builder's position. {@code grain}: chunk bounds are
    * multiples of it (except n). {@code work}: the region's estimated scalar operations.
    */
+  @Override
   public void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body) {
     long units = (n + grain - 1) / grain;
     if (units < 2 || threading.useful(work) < 2 || inParallelBody()) {

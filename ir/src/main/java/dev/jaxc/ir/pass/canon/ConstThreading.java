@@ -1,6 +1,5 @@
 package dev.jaxc.ir.pass.canon;
 
-import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
@@ -9,7 +8,10 @@ import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.diag.Span;
+import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -104,11 +106,12 @@ final class ConstThreading {
 
   /** {@code while[…] *cond_consts *body_consts *carry}: the constants join the consts. */
   private Optional<Rebuilt> whileLoop(Eqn e, List<Atom> ins, Map<Jaxpr, Body> bodies, Scope outer) {
-    Body c = bodies.get(e.params().getJaxpr("cond_jaxpr"));
-    Body b = bodies.get(e.params().getJaxpr("body_jaxpr"));
+    WhileParams w = WhileParams.of(e.params());
+    Body c = bodies.get(w.condJaxpr());
+    Body b = bodies.get(w.bodyJaxpr());
     if (hasConstvars(c) || hasConstvars(b)) return Optional.empty();
-    int cn = e.params().getInt("cond_nconsts");
-    int bn = e.params().getInt("body_nconsts");
+    int cn = w.condNconsts();
+    int bn = w.bodyNconsts();
     Params p =
         e.params()
             .with("cond_jaxpr", new ParamValue.JaxprValue(withInvars(c, cn, c.locals())))
@@ -123,9 +126,10 @@ final class ConstThreading {
 
   /** {@code scan[…] *consts *carry *xs}: the constants join the consts. */
   private Optional<Rebuilt> scan(Eqn e, List<Atom> ins, Map<Jaxpr, Body> bodies, Scope outer) {
-    Body b = bodies.get(e.params().getJaxpr("jaxpr"));
+    ScanParams sp = ScanParams.of(e.params());
+    Body b = bodies.get(sp.jaxpr());
     if (hasConstvars(b)) return Optional.empty();
-    int nc = e.params().getInt("num_consts");
+    int nc = sp.numConsts();
     int k = b.hoisted().size();
     Params p =
         e.params()

@@ -7,6 +7,8 @@ import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.Span;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -46,10 +48,11 @@ final class Narrowing {
    */
   static Optional<Eqn> whileLoop(Eqn e, boolean[] used, Sweeper s) {
     Params ps = e.params();
-    int cn = ps.getInt("cond_nconsts");
-    int bn = ps.getInt("body_nconsts");
-    Jaxpr cj = ps.getJaxpr("cond_jaxpr");
-    Jaxpr bj = ps.getJaxpr("body_jaxpr");
+    WhileParams w = WhileParams.of(ps);
+    int cn = w.condNconsts();
+    int bn = w.bodyNconsts();
+    Jaxpr cj = w.condJaxpr();
+    Jaxpr bj = w.bodyJaxpr();
     int nCarry = e.ins().size() - cn - bn;
     if (!cj.constvars().isEmpty()
         || !bj.constvars().isEmpty()
@@ -80,9 +83,10 @@ final class Narrowing {
    */
   static Optional<Eqn> scan(Eqn e, boolean[] used, Sweeper s) {
     Params ps = e.params();
-    int nc = ps.getInt("num_consts");
-    int nCarry = ps.getInt("num_carry");
-    Jaxpr bj = ps.getJaxpr("jaxpr");
+    ScanParams sp = ScanParams.of(ps);
+    int nc = sp.numConsts();
+    int nCarry = sp.numCarry();
+    Jaxpr bj = sp.jaxpr();
     int n = e.ins().size();
     if (!bj.constvars().isEmpty()
         || bj.invars().size() != n

@@ -20,7 +20,7 @@ final class BroadcastingShapes {
     Shape result = null;
     int resultOperand = -1;
     for (int i = from; i < to; i++) {
-      Shape s = RulesA.shape(ctx, i);
+      Shape s = RuleOperands.shape(ctx, i);
       if (s.rank() == 0) continue;
       if (result == null) {
         result = s;
@@ -28,7 +28,7 @@ final class BroadcastingShapes {
         continue;
       }
       if (s.rank() != result.rank())
-        throw RulesA.error(ctx, i, "operands must have the same rank (or be scalars), got "
+        throw RuleOperands.error(ctx, i, "operands must have the same rank (or be scalars), got "
             + ctx.in(resultOperand).text() + " and " + ctx.in(i).text());
       result = join(ctx, result, s, resultOperand, i);
     }
@@ -40,12 +40,12 @@ final class BroadcastingShapes {
     for (int k = 0; k < a.rank(); k++) {
       Dim x = a.dims().get(k);
       Dim y = b.dims().get(k);
-      if (RulesA.sameDim(x, y) || RulesA.isKnown(y, 1)) {
+      if (RuleDims.sameDim(x, y) || RuleDims.isKnown(y, 1)) {
         dims.add(x);
-      } else if (RulesA.isKnown(x, 1)) {
+      } else if (RuleDims.isKnown(x, 1)) {
         dims.add(y);
       } else {
-        throw RulesA.error(ctx, ib, "operands have incompatible shapes "
+        throw RuleOperands.error(ctx, ib, "operands have incompatible shapes "
             + ctx.in(ia).text() + " and " + ctx.in(ib).text());
       }
     }

@@ -39,8 +39,8 @@ public final class CallRules {
               + " operands, but its callee takes "
               + in.size()
               + " "
-              + RulesBTypes.text(in));
-    RulesBTypes.matchOperands(ctx, 0, in, "callee takes");
+              + RuleOperands.text(in));
+    RuleOperands.matchOperands(ctx, 0, in, "callee takes");
     return callee.outTypes();
   }
 
@@ -73,15 +73,15 @@ public final class CallRules {
         List<Type> in = NestedJaxprs.inputs(j, n + b.size());
         List<Type> expected = new ArrayList<>(ctx.in().subList(from, from + n));
         expected.addAll(b);
-        if (!RulesBTypes.sameTypes(in, expected))
+        if (!RuleOperands.sameTypes(in, expected))
           throw new TypeRuleException(
               prim
                   + " "
                   + role
                   + " jaxpr takes "
-                  + RulesBTypes.text(in)
+                  + RuleOperands.text(in)
                   + " but is given "
-                  + RulesBTypes.text(expected));
+                  + RuleOperands.text(expected));
       }
     }
     Jaxpr solve = solvers.get("solve");

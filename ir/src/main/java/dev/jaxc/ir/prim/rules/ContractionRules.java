@@ -1,17 +1,16 @@
 package dev.jaxc.ir.prim.rules;
 
-import static dev.jaxc.ir.prim.rules.RulesBParams.tuple;
+import static dev.jaxc.ir.prim.rules.RuleParams.tuple;
 
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Dim;
-import dev.jaxc.ir.ParamValue;
-import dev.jaxc.ir.Params;
-import dev.jaxc.ir.Params.ParamException;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
+import dev.jaxc.ir.prim.params.ConvParams;
+import dev.jaxc.ir.prim.params.DotDimensionNumbers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,11 +25,11 @@ public final class ContractionRules {
    * dims, then lhs free dims, then rhs free dims, each in operand order.
    */
   public static List<Type> dotGeneral(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    ArrayType lhs = RulesBTypes.array(ctx, 0);
-    ArrayType rhs = RulesBTypes.array(ctx, 1);
-    long[][] dn = dotDimensionNumbers(ctx.params());
-    long[] lc = dn[0], rc = dn[1], lb = dn[2], rb = dn[3];
+    RuleOperands.arity(ctx, 2);
+    ArrayType lhs = RuleOperands.array(ctx, 0);
+    ArrayType rhs = RuleOperands.array(ctx, 1);
+    DotDimensionNumbers dn = RuleParams.decoded(ctx, DotDimensionNumbers::of);
+    long[] lc = dn.lhsContract(), rc = dn.rhsContract(), lb = dn.lhsBatch(), rb = dn.rhsBatch();
     inRange("lhs", lhs.rank(), lc, lb, 0);
     inRange("rhs", rhs.rank(), rc, rb, 1);
     if (lb.length != rb.length)
@@ -63,13 +62,10 @@ public final class ContractionRules {
     for (long b : lb) dims.add(lhs.shape().dims().get((int) b));
     dims.addAll(free(lhs, lc, lb));
     dims.addAll(free(rhs, rc, rb));
-    Params p = ctx.params();
-    boolean algorithm =
-        !p.isNone("precision") && !(p.get("precision").get() instanceof ParamValue.Tuple);
     DType dtype =
         ContractionDTypes.dot(
-            lhs.dtype(), rhs.dtype(), p.getDTypeOpt("preferred_element_type"), algorithm);
-    return List.of(RulesBTypes.strong(dtype, new Shape(dims)));
+            lhs.dtype(), rhs.dtype(), dn.preferredElementType(), dn.algorithm().isPresent());
+    return List.of(RuleOperands.strong(dtype, new Shape(dims)));
   }
 
   /**
@@ -78,9 +74,9 @@ public final class ContractionRules {
    * dimension_numbers=None} means the specs are the identity (NCHW, OIHW, NCHW).
    */
   public static List<Type> convGeneralDilated(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    ArrayType lhs = RulesBTypes.array(ctx, 0);
-    ArrayType rhs = RulesBTypes.array(ctx, 1);
+    RuleOperands.arity(ctx, 2);
+    ArrayType lhs = RuleOperands.array(ctx, 0);
+    ArrayType rhs = RuleOperands.array(ctx, 1);
     String prim = ctx.primitive();
     if (lhs.rank() != rhs.rank())
       throw new TypeRuleException(
@@ -90,43 +86,35 @@ public final class ContractionRules {
     int n = lhs.rank();
     if (n < 2)
       throw new TypeRuleException(prim + " operands need rank 2 or more, got " + lhs.text(), 0);
-    Params p = ctx.params();
-    int[][] specs = convSpecs(p, n);
+    ConvParams c = RuleParams.decoded(ctx, p -> ConvParams.of(p, n));
+    int[][] specs = {c.lhsSpec(), c.rhsSpec(), c.outSpec()};
     // Both operands in (batch|out feature, feature|in feature, spatial…) order.
-    long[] l = permuted(RulesBDims.sizes(lhs.shape(), prim, 0), specs[0]);
-    long[] r = permuted(RulesBDims.sizes(rhs.shape(), prim, 1), specs[1]);
-    long fgc = p.getLong("feature_group_count", 1);
-    long bgc = p.getLong("batch_group_count", 1);
+    long[] l = permuted(RuleDims.sizes(lhs.shape(), prim, 0), specs[0]);
+    long[] r = permuted(RuleDims.sizes(rhs.shape(), prim, 1), specs[1]);
+    long fgc = c.featureGroupCount();
+    long bgc = c.batchGroupCount();
     checkGroups(prim, l, r, fgc, bgc);
     int spatial = n - 2;
-    long[] strides = spatialParam(p.getLongs("window_strides"), "window_strides", spatial, prim);
-    long[][] padding = RulesBParams.pairs(p, "padding");
-    if (padding.length != spatial)
-      throw new TypeRuleException(
-          "%s needs %d padding pairs, got %d".formatted(prim, spatial, padding.length));
-    long[] lhsDil =
-        spatialParam(
-            RulesBParams.longsOr(p, "lhs_dilation", spatial, 1), "lhs_dilation", spatial, prim);
-    long[] rhsDil =
-        spatialParam(
-            RulesBParams.longsOr(p, "rhs_dilation", spatial, 1), "rhs_dilation", spatial, prim);
+    long[] strides = c.windowStrides();
+    long[][] padding = c.padding();
+    long[] lhsDil = c.lhsDilation();
+    long[] rhsDil = c.rhsDilation();
     long[] out = new long[n];
     out[0] = l[0] / bgc;
     out[1] = r[0];
     for (int i = 0; i < spatial; i++) {
-      long in = RulesBDims.dilate(l[i + 2], lhsDil[i]) + padding[i][0] + padding[i][1];
+      long in = RuleDims.dilate(l[i + 2], lhsDil[i]) + padding[i][0] + padding[i][1];
       if (in < 0)
         throw new TypeRuleException(
             "%s negative padding %s is larger than spatial dimension %d of the lhs"
                 .formatted(prim, tuple(padding[i]), i),
             0);
-      out[i + 2] = RulesBDims.strided(in, RulesBDims.dilate(r[i + 2], rhsDil[i]), strides[i]);
+      out[i + 2] = RuleDims.strided(in, RuleDims.dilate(r[i + 2], rhsDil[i]), strides[i]);
     }
     long[] result = new long[n];
     for (int i = 0; i < n; i++) result[specs[2][i]] = out[i];
-    DType dtype =
-        ContractionDTypes.conv(lhs.dtype(), rhs.dtype(), p.getDTypeOpt("preferred_element_type"));
-    return List.of(RulesBTypes.strong(dtype, RulesBDims.shape(result)));
+    DType dtype = ContractionDTypes.conv(lhs.dtype(), rhs.dtype(), c.preferredElementType());
+    return List.of(RuleOperands.strong(dtype, RuleDims.shape(result)));
   }
 
   /** {@code sizes} in {@code spec} order. */
@@ -171,27 +159,6 @@ public final class ContractionRules {
       throw new TypeRuleException(
           "%s allows at most one of batch_group_count (%d) and feature_group_count (%d) above 1"
               .formatted(prim, bgc, fgc));
-  }
-
-  /** {lhs_contract, rhs_contract, lhs_batch, rhs_batch}; lists and tuples both accepted. */
-  private static long[][] dotDimensionNumbers(Params p) {
-    String key = "dimension_numbers";
-    ParamValue v =
-        p.get(key).orElseThrow(() -> new ParamException("missing parameter '" + key + "'"));
-    if (v instanceof ParamValue.Tuple outer
-        && outer.items().size() == 2
-        && outer.items().get(0) instanceof ParamValue.Tuple contract
-        && contract.items().size() == 2
-        && outer.items().get(1) instanceof ParamValue.Tuple batch
-        && batch.items().size() == 2)
-      return new long[][] {
-        Params.asLongs(key, contract.items().get(0)), Params.asLongs(key, contract.items().get(1)),
-        Params.asLongs(key, batch.items().get(0)), Params.asLongs(key, batch.items().get(1))
-      };
-    throw new ParamException(
-        "parameter 'dimension_numbers' must be ((lhs_contract, rhs_contract), (lhs_batch,"
-            + " rhs_batch)), not "
-            + v);
   }
 
   private static void inRange(String side, int rank, long[] contract, long[] batch, int operand) {
@@ -244,7 +211,7 @@ public final class ContractionRules {
   private static boolean sameDims(ArrayType a, long[] aAxes, ArrayType b, long[] bAxes) {
     if (aAxes.length != bAxes.length) return false;
     for (int i = 0; i < aAxes.length; i++)
-      if (!RulesBDims.same(
+      if (!RuleDims.sameDim(
           a.shape().dims().get((int) aAxes[i]), b.shape().dims().get((int) bAxes[i]))) return false;
     return true;
   }
@@ -266,70 +233,4 @@ public final class ContractionRules {
     return r;
   }
 
-  /** {lhs_spec, rhs_spec, out_spec}, each a permutation of the operand axes. */
-  private static int[][] convSpecs(Params p, int rank) {
-    String key = "dimension_numbers";
-    int[][] specs = new int[3][];
-    if (p.isNone(key)) {
-      for (int s = 0; s < 3; s++) {
-        specs[s] = new int[rank];
-        for (int i = 0; i < rank; i++) specs[s][i] = i;
-      }
-      return specs;
-    }
-    ParamValue v = p.get(key).get();
-    List<ParamValue> parts;
-    if (v instanceof ParamValue.Record r
-        && r.fields().containsKey("lhs_spec")
-        && r.fields().containsKey("rhs_spec")
-        && r.fields().containsKey("out_spec"))
-      parts =
-          List.of(
-              r.fields().get("lhs_spec"), r.fields().get("rhs_spec"), r.fields().get("out_spec"));
-    else if (v instanceof ParamValue.Tuple t && t.items().size() == 3) parts = t.items();
-    else
-      throw new ParamException(
-          "parameter 'dimension_numbers' must be ConvDimensionNumbers(lhs_spec=…, rhs_spec=…,"
-              + " out_spec=…), not "
-              + v);
-    String[] names = {"lhs_spec", "rhs_spec", "out_spec"};
-    for (int s = 0; s < 3; s++) {
-      long[] spec = Params.asLongs(key, parts.get(s));
-      boolean[] seen = new boolean[rank];
-      boolean ok = spec.length == rank;
-      for (int i = 0; ok && i < rank; i++) {
-        ok = spec[i] >= 0 && spec[i] < rank && !seen[(int) spec[i]];
-        if (ok) seen[(int) spec[i]] = true;
-      }
-      if (!ok)
-        throw new TypeRuleException(
-            "conv_general_dilated "
-                + names[s]
-                + " "
-                + tuple(spec)
-                + " must be a permutation of the "
-                + rank
-                + " operand axes");
-      specs[s] = new int[rank];
-      for (int i = 0; i < rank; i++) specs[s][i] = (int) spec[i];
-    }
-    return specs;
-  }
-
-  /** A per-spatial-dimension param: one positive entry per spatial dimension. */
-  private static long[] spatialParam(long[] values, String key, int spatial, String prim) {
-    if (values.length != spatial)
-      throw new TypeRuleException(
-          prim
-              + " needs "
-              + spatial
-              + " "
-              + key
-              + " (one per spatial dimension), got "
-              + tuple(values));
-    for (long v : values)
-      if (v < 1)
-        throw new TypeRuleException(prim + " " + key + " must be positive, got " + tuple(values));
-    return values;
-  }
 }

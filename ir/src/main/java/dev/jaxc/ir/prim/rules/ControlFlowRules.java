@@ -5,10 +5,12 @@ import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
-import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Type;
 import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +30,7 @@ public final class ControlFlowRules {
   public static List<Type> cond(RuleContext ctx) {
     String prim = ctx.primitive();
     if (ctx.arity() < 1) throw new TypeRuleException(prim + " needs an index operand");
-    ArrayType index = RulesBTypes.array(ctx, 0);
+    ArrayType index = RuleOperands.array(ctx, 0);
     if (index.dtype() != DType.I32 || index.rank() != 0)
       throw new TypeRuleException(prim + " index must be i32[], got " + index.text(), 0);
     List<Jaxpr> branches = ctx.params().getJaxprs("branches");
@@ -38,25 +40,25 @@ public final class ControlFlowRules {
     List<Type> out0 = branches.get(0).outTypes();
     for (int k = 1; k < branches.size(); k++) {
       List<Type> in = NestedJaxprs.inputs(branches.get(k), nArgs);
-      if (!RulesBTypes.sameTypes(in0, in))
+      if (!RuleOperands.sameTypes(in0, in))
         throw new TypeRuleException(
             prim
                 + " branches 0 and "
                 + k
                 + " take different inputs: "
-                + RulesBTypes.text(in0)
+                + RuleOperands.text(in0)
                 + " vs "
-                + RulesBTypes.text(in));
+                + RuleOperands.text(in));
       List<Type> out = branches.get(k).outTypes();
-      if (!RulesBTypes.sameTypes(out0, out))
+      if (!RuleOperands.sameTypes(out0, out))
         throw new TypeRuleException(
             prim
                 + " branches 0 and "
                 + k
                 + " return different types: "
-                + RulesBTypes.text(out0)
+                + RuleOperands.text(out0)
                 + " vs "
-                + RulesBTypes.text(out));
+                + RuleOperands.text(out));
     }
     if (in0.size() != nArgs)
       throw new TypeRuleException(
@@ -65,14 +67,14 @@ public final class ControlFlowRules {
               + nArgs
               + " operands after the index, but its branches take "
               + in0.size());
-    RulesBTypes.matchOperands(ctx, 1, in0, "branches take");
+    RuleOperands.matchOperands(ctx, 1, in0, "branches take");
     return out0;
   }
 
   /** {@code platform_index[platforms=…]}: no operands, the index of the matching platform. */
   public static List<Type> platformIndex(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 0);
-    return List.of(RulesBTypes.strong(DType.I32, Shape.SCALAR));
+    RuleOperands.arity(ctx, 0);
+    return List.of(RuleOperands.strong(DType.I32, Shape.SCALAR));
   }
 
   /**
@@ -84,10 +86,11 @@ public final class ControlFlowRules {
   public static List<Type> scan(RuleContext ctx) {
     String prim = ctx.primitive();
     Params p = ctx.params();
-    int nConsts = p.getInt("num_consts");
-    int nCarry = p.getInt("num_carry");
-    long length = p.getLong("length");
-    Jaxpr body = p.getJaxpr("jaxpr");
+    ScanParams sp = ScanParams.of(p);
+    int nConsts = sp.numConsts();
+    int nCarry = sp.numCarry();
+    long length = sp.length();
+    Jaxpr body = sp.jaxpr();
     if (nConsts < 0 || nCarry < 0 || length < 0 || nConsts + nCarry > ctx.arity())
       throw new TypeRuleException(
           prim
@@ -105,10 +108,10 @@ public final class ControlFlowRules {
       throw new TypeRuleException(
           prim + " has " + ctx.arity() + " operands, but its body takes " + bodyIn.size());
     int xsFrom = nConsts + nCarry;
-    RulesBTypes.matchOperands(ctx, 0, bodyIn.subList(0, xsFrom), "body takes");
+    RuleOperands.matchOperands(ctx, 0, bodyIn.subList(0, xsFrom), "body takes");
     for (int i = xsFrom; i < ctx.arity(); i++) {
       Type slice = mapped(ctx, i, length);
-      if (!RulesBTypes.sameType(bodyIn.get(i), slice))
+      if (!RuleOperands.sameType(bodyIn.get(i), slice))
         throw new TypeRuleException(
             prim
                 + " body takes x slices of type "
@@ -123,13 +126,13 @@ public final class ControlFlowRules {
     }
     List<Type> bodyOut = body.outTypes();
     List<Type> carryIn = bodyIn.subList(nConsts, xsFrom);
-    if (bodyOut.size() < nCarry || !RulesBTypes.sameTypes(carryIn, bodyOut.subList(0, nCarry)))
+    if (bodyOut.size() < nCarry || !RuleOperands.sameTypes(carryIn, bodyOut.subList(0, nCarry)))
       throw new TypeRuleException(
           prim
               + " body carry input and output types differ: "
-              + RulesBTypes.text(carryIn)
+              + RuleOperands.text(carryIn)
               + " vs "
-              + RulesBTypes.text(bodyOut.subList(0, Math.min(nCarry, bodyOut.size()))));
+              + RuleOperands.text(bodyOut.subList(0, Math.min(nCarry, bodyOut.size()))));
     List<Type> results = new ArrayList<>(bodyOut.subList(0, nCarry));
     for (Type y : bodyOut.subList(nCarry, bodyOut.size()))
       results.add(NestedJaxprs.stacked(y, length));
@@ -144,10 +147,11 @@ public final class ControlFlowRules {
   public static List<Type> whileLoop(RuleContext ctx) {
     String prim = ctx.primitive();
     Params p = ctx.params();
-    int cn = p.getInt("cond_nconsts");
-    int bn = p.getInt("body_nconsts");
-    Jaxpr condJ = p.getJaxpr("cond_jaxpr");
-    Jaxpr bodyJ = p.getJaxpr("body_jaxpr");
+    WhileParams wp = WhileParams.of(p);
+    int cn = wp.condNconsts();
+    int bn = wp.bodyNconsts();
+    Jaxpr condJ = wp.condJaxpr();
+    Jaxpr bodyJ = wp.bodyJaxpr();
     if (cn < 0 || bn < 0 || cn + bn > ctx.arity())
       throw new TypeRuleException(
           prim
@@ -181,31 +185,31 @@ public final class ControlFlowRules {
               + " consts and "
               + nCarry
               + " carry values");
-    RulesBTypes.matchOperands(ctx, 0, condIn.subList(0, cn), "cond_jaxpr takes");
-    RulesBTypes.matchOperands(ctx, cn, bodyIn, "body_jaxpr takes");
+    RuleOperands.matchOperands(ctx, 0, condIn.subList(0, cn), "cond_jaxpr takes");
+    RuleOperands.matchOperands(ctx, cn, bodyIn, "body_jaxpr takes");
     List<Type> carry = bodyIn.subList(bn, bodyIn.size());
-    if (!RulesBTypes.sameTypes(condIn.subList(cn, condIn.size()), carry))
+    if (!RuleOperands.sameTypes(condIn.subList(cn, condIn.size()), carry))
       throw new TypeRuleException(
           prim
               + " cond_jaxpr and body_jaxpr take different carry types: "
-              + RulesBTypes.text(condIn.subList(cn, condIn.size()))
+              + RuleOperands.text(condIn.subList(cn, condIn.size()))
               + " vs "
-              + RulesBTypes.text(carry));
+              + RuleOperands.text(carry));
     List<Type> condOut = condJ.outTypes();
     // vmap of a while loop with a batched predicate keeps a bool[B...] predicate: the loop runs
     // while any element is true and only the carries of true elements advance (JAX's
     // _while_lowering), so carries then lead with the predicate's dims.
     if (condOut.size() != 1 || !(condOut.get(0) instanceof ArrayType b && b.dtype() == DType.BOOL))
       throw new TypeRuleException(
-          prim + " cond_jaxpr must return one bool predicate, got " + RulesBTypes.text(condOut));
+          prim + " cond_jaxpr must return one bool predicate, got " + RuleOperands.text(condOut));
     List<Type> bodyOut = bodyJ.outTypes();
-    if (!RulesBTypes.sameTypes(carry, bodyOut))
+    if (!RuleOperands.sameTypes(carry, bodyOut))
       throw new TypeRuleException(
           prim
               + " body_jaxpr must return the carry it takes, "
-              + RulesBTypes.text(carry)
+              + RuleOperands.text(carry)
               + ", but returns "
-              + RulesBTypes.text(bodyOut));
+              + RuleOperands.text(bodyOut));
     return bodyOut;
   }
 

@@ -23,13 +23,13 @@ final class ElementwiseBitcasts {
    * convert to themselves.
    */
   static List<Type> bitcastConvertType(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
-    DType to = RulesA.dtypeParam(ctx, "new_dtype");
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
+    DType to = RuleParams.dtypeParam(ctx, "new_dtype");
     DType from = x.dtype();
     if ((from == DType.BOOL || from.isComplex() || to == DType.BOOL || to.isComplex())
         && from != to)
-      throw RulesA.error(ctx, 0, "bool and complex values convert only to their own dtype, got "
+      throw RuleOperands.error(ctx, 0, "bool and complex values convert only to their own dtype, got "
           + from + " to " + to);
     int fromBits = from.bits();
     int toBits = to.bits();
@@ -38,8 +38,8 @@ final class ElementwiseBitcasts {
       dims.add(Dim.of(fromBits / toBits));
     } else if (fromBits < toBits) {
       Dim last = dims.isEmpty() ? Dim.of(1) : dims.get(dims.size() - 1);
-      if (!RulesA.isKnown(last, toBits / fromBits) || toBits % fromBits != 0)
-        throw RulesA.error(ctx, 0, "converting " + x.text() + " (" + fromBits + "-bit) to "
+      if (!RuleDims.isKnown(last, toBits / fromBits) || toBits % fromBits != 0)
+        throw RuleOperands.error(ctx, 0, "converting " + x.text() + " (" + fromBits + "-bit) to "
             + to + " (" + toBits + "-bit) needs a last dim of " + (toBits / fromBits));
       if (!dims.isEmpty()) dims.remove(dims.size() - 1);
     }
@@ -52,22 +52,22 @@ final class ElementwiseBitcasts {
    * {@code i32[8,128] -> i8[32,128]}; SparseCore's ({@code dtype=}) rescales the minor dim.
    */
   static List<Type> pallasBitcast(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     boolean tpu = ctx.params().has("ty");
-    DType to = RulesA.dtypeParam(ctx, tpu ? "ty" : "dtype");
+    DType to = RuleParams.dtypeParam(ctx, tpu ? "ty" : "dtype");
     int fromBits = x.dtype().bits();
     int toBits = to.bits();
     if (fromBits == toBits) return List.of(x.withDType(to).withWeak(false));
     int axis = x.rank() - (tpu ? 2 : 1);
     if (axis < 0)
-      throw RulesA.error(ctx, 0, "cannot bitcast " + x.text() + " to the " + toBits
+      throw RuleOperands.error(ctx, 0, "cannot bitcast " + x.text() + " to the " + toBits
           + "-bit " + to + ": it needs rank " + (tpu ? 2 : 1) + " or more");
     List<Dim> dims = new ArrayList<>(x.shape().dims());
-    long n = RulesA.known(x.shape().dims().get(axis)).orElseThrow(() -> RulesA.error(ctx, 0,
+    long n = RuleDims.known(x.shape().dims().get(axis)).orElseThrow(() -> RuleOperands.error(ctx, 0,
         "cannot bitcast the symbolic dim " + axis + " of " + x.text()));
     if (n * fromBits % toBits != 0)
-      throw RulesA.error(ctx, 0, "cannot bitcast " + x.text() + " to " + to + ": " + n + " * "
+      throw RuleOperands.error(ctx, 0, "cannot bitcast " + x.text() + " to " + to + ": " + n + " * "
           + fromBits + " bits is not a multiple of " + toBits);
     dims.set(axis, Dim.of(n * fromBits / toBits));
     return List.of(x.withShape(new Shape(dims)).withDType(to).withWeak(false));

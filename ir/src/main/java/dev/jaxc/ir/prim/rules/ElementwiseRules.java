@@ -58,11 +58,11 @@ public final class ElementwiseRules {
 
   /** The magnitude of a complex number is real: {@code abs c64 -> f32}. */
   public static List<Type> abs(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    DType d = RulesA.array(ctx, 0).dtype();
+    RuleOperands.arity(ctx, 1);
+    DType d = RuleOperands.array(ctx, 0).dtype();
     // JAX's abs declines the sub-byte integers (supports_narrow_ints=False).
     if (d == DType.I2 || d == DType.I4)
-      throw RulesA.error(ctx, 0, "does not support the narrow integer dtype " + d);
+      throw RuleOperands.error(ctx, 0, "does not support the narrow integer dtype " + d);
     return unary(ctx, SIGNED_NUMBER, DType::realPart);
   }
 
@@ -83,9 +83,9 @@ public final class ElementwiseRules {
   /** {@code integer_pow[y=…]}: integers only to non-negative powers. */
   public static List<Type> integerPow(RuleContext ctx) {
     List<Type> r = unary(ctx, NUMBER, UnaryOperator.identity());
-    long y = RulesA.longParam(ctx, "y");
-    if (y < 0 && RulesA.array(ctx, 0).dtype().isInteger())
-      throw RulesA.error(ctx, 0, "integers cannot be raised to the negative power " + y
+    long y = RuleParams.longParam(ctx, "y");
+    if (y < 0 && RuleOperands.array(ctx, 0).dtype().isInteger())
+      throw RuleOperands.error(ctx, 0, "integers cannot be raised to the negative power " + y
           + ", got " + ctx.in(0).text());
     return r;
   }
@@ -93,10 +93,10 @@ public final class ElementwiseRules {
   /** {@code reduce_precision[exponent_bits=… mantissa_bits=…]}: rounds, keeps the type. */
   public static List<Type> reducePrecision(RuleContext ctx) {
     List<Type> r = unary(ctx, FLOATING, UnaryOperator.identity());
-    long e = RulesA.longParam(ctx, "exponent_bits");
-    long m = RulesA.longParam(ctx, "mantissa_bits");
-    if (e < 1) throw RulesA.error(ctx, "exponent_bits must be positive, got " + e);
-    if (m < 0) throw RulesA.error(ctx, "mantissa_bits must be non-negative, got " + m);
+    long e = RuleParams.longParam(ctx, "exponent_bits");
+    long m = RuleParams.longParam(ctx, "mantissa_bits");
+    if (e < 1) throw RuleOperands.error(ctx, "exponent_bits must be positive, got " + e);
+    if (m < 0) throw RuleOperands.error(ctx, "mantissa_bits must be non-negative, got " + m);
     return r;
   }
 
@@ -180,13 +180,13 @@ public final class ElementwiseRules {
    * 3:i32[]} is f32 for an f32 {@code a}).
    */
   public static List<Type> pow(RuleContext ctx) {
-    RulesA.arity(ctx, 2);
+    RuleOperands.arity(ctx, 2);
     DType x = checked(ctx, 0, INEXACT).dtype();
     DType y = checked(ctx, 1, NUMBER).dtype();
     if (x != y && !y.isInteger())
-      throw RulesA.error(ctx, 1, "the exponent must have the base's dtype " + x
+      throw RuleOperands.error(ctx, 1, "the exponent must have the base's dtype " + x
           + " or an integer dtype, got " + y);
-    return result(ctx, BroadcastingShapes.broadcast(ctx, 0, 2), x, RulesA.allWeak(ctx));
+    return result(ctx, BroadcastingShapes.broadcast(ctx, 0, 2), x, RuleOperands.allWeak(ctx));
   }
 
   /**
@@ -194,44 +194,44 @@ public final class ElementwiseRules {
    * cases' shape; the cases share one type, which is the result's (weak iff all cases are).
    */
   public static List<Type> selectN(RuleContext ctx) {
-    RulesA.minArity(ctx, 2);
-    ArrayType which = RulesA.array(ctx, 0);
+    RuleOperands.minArity(ctx, 2);
+    ArrayType which = RuleOperands.array(ctx, 0);
     if (which.dtype() != DType.BOOL && !which.dtype().isInteger())
-      throw RulesA.error(ctx, 0, "the predicate must be bool or an integer, got " + which.text());
+      throw RuleOperands.error(ctx, 0, "the predicate must be bool or an integer, got " + which.text());
     if (which.dtype() == DType.BOOL && ctx.arity() > 3)
-      throw RulesA.error(ctx, 0, "a bool predicate selects between 2 cases, got "
+      throw RuleOperands.error(ctx, 0, "a bool predicate selects between 2 cases, got "
           + (ctx.arity() - 1));
-    Type first = RulesA.arrayLike(ctx, 1);
+    Type first = RuleOperands.arrayLike(ctx, 1);
     for (int i = 2; i < ctx.arity(); i++) {
-      Type c = RulesA.arrayLike(ctx, i);
-      if (!RulesA.element(c).equals(RulesA.element(first)))
-        throw RulesA.error(ctx, i, "cases have different dtypes " + RulesA.element(first)
-            + " and " + RulesA.element(c));
-      if (!RulesA.sameShape(RulesA.shapeOf(c), RulesA.shapeOf(first)))
-        throw RulesA.error(ctx, i, "cases have different shapes " + first.text() + " and "
+      Type c = RuleOperands.arrayLike(ctx, i);
+      if (!RuleOperands.element(c).equals(RuleOperands.element(first)))
+        throw RuleOperands.error(ctx, i, "cases have different dtypes " + RuleOperands.element(first)
+            + " and " + RuleOperands.element(c));
+      if (!RuleDims.sameShape(RuleOperands.shapeOf(c), RuleOperands.shapeOf(first)))
+        throw RuleOperands.error(ctx, i, "cases have different shapes " + first.text() + " and "
             + c.text());
     }
-    Shape s = RulesA.shapeOf(first);
-    if (which.rank() != 0 && !RulesA.sameShape(which.shape(), s))
-      throw RulesA.error(ctx, 0, "the predicate must be a scalar or have the cases' shape "
+    Shape s = RuleOperands.shapeOf(first);
+    if (which.rank() != 0 && !RuleDims.sameShape(which.shape(), s))
+      throw RuleOperands.error(ctx, 0, "the predicate must be a scalar or have the cases' shape "
           + s.text() + ", got " + which.text());
-    return List.of(RulesA.reshaped(first, s, RulesA.allWeak(ctx, 1, ctx.arity())));
+    return List.of(RuleOperands.reshaped(first, s, RuleOperands.allWeak(ctx, 1, ctx.arity())));
   }
 
   /** {@code clamp lo x hi}: lo and hi are scalars or have x's shape; one dtype. */
   public static List<Type> clamp(RuleContext ctx) {
-    RulesA.arity(ctx, 3);
+    RuleOperands.arity(ctx, 3);
     ArrayType x = checked(ctx, 1, ANY);
     for (int i : new int[] {0, 2}) {
       ArrayType bound = checked(ctx, i, ANY);
       if (bound.dtype() != x.dtype())
-        throw RulesA.error(ctx, i, "operands have different dtypes " + bound.dtype() + " and "
+        throw RuleOperands.error(ctx, i, "operands have different dtypes " + bound.dtype() + " and "
             + x.dtype());
-      if (bound.rank() != 0 && !RulesA.sameShape(bound.shape(), x.shape()))
-        throw RulesA.error(ctx, i, (i == 0 ? "lo" : "hi") + " must be a scalar or have the shape "
+      if (bound.rank() != 0 && !RuleDims.sameShape(bound.shape(), x.shape()))
+        throw RuleOperands.error(ctx, i, (i == 0 ? "lo" : "hi") + " must be a scalar or have the shape "
             + x.shape().text() + " of x, got " + bound.text());
     }
-    return List.of(x.withWeak(RulesA.allWeak(ctx)));
+    return List.of(x.withWeak(RuleOperands.allWeak(ctx)));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -239,10 +239,10 @@ public final class ElementwiseRules {
 
   /** {@code convert_element_type[new_dtype=… weak_type=…]}: the weak flag is the param's. */
   public static List<Type> convertElementType(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
-    DType to = RulesA.dtypeParam(ctx, "new_dtype");
-    return List.of(x.withDType(to).withWeak(RulesA.boolOr(ctx, "weak_type", false)));
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
+    DType to = RuleParams.dtypeParam(ctx, "new_dtype");
+    return List.of(x.withDType(to).withWeak(RuleParams.boolOr(ctx, "weak_type", false)));
   }
 
   public static List<Type> bitcastConvertType(RuleContext ctx) {
@@ -258,7 +258,7 @@ public final class ElementwiseRules {
 
   private static List<Type> unary(
       RuleContext ctx, ElementwiseDTypes accepted, UnaryOperator<DType> out) {
-    RulesA.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType x = checked(ctx, 0, accepted);
     return List.of(x.withDType(out.apply(x.dtype())));
   }
@@ -269,50 +269,50 @@ public final class ElementwiseRules {
    */
   private static List<Type> nary(
       RuleContext ctx, int arity, ElementwiseDTypes accepted, DType out) {
-    RulesA.arity(ctx, arity);
+    RuleOperands.arity(ctx, arity);
     DType d = checked(ctx, 0, accepted).dtype();
     for (int i = 1; i < arity; i++) {
       DType di = checked(ctx, i, accepted).dtype();
       if (di != d)
-        throw RulesA.error(ctx, i, "operands have different dtypes " + d + " and " + di);
+        throw RuleOperands.error(ctx, i, "operands have different dtypes " + d + " and " + di);
     }
     Shape s = BroadcastingShapes.broadcast(ctx, 0, arity);
-    return result(ctx, s, out == null ? d : out, RulesA.allWeak(ctx));
+    return result(ctx, s, out == null ? d : out, RuleOperands.allWeak(ctx));
   }
 
   /** {@code add_any} (autodiff's sum of cotangents): two values of one type, not broadcast. */
   private static List<Type> addAny(RuleContext ctx) {
-    RulesA.arity(ctx, 2);
-    ArrayType x = RulesA.array(ctx, 0);
-    ArrayType y = RulesA.array(ctx, 1);
-    if (x.dtype() != y.dtype() || !RulesA.sameShape(x.shape(), y.shape()))
-      throw RulesA.error(ctx, 1, "operands must have one type, got " + x.text() + " and "
+    RuleOperands.arity(ctx, 2);
+    ArrayType x = RuleOperands.array(ctx, 0);
+    ArrayType y = RuleOperands.array(ctx, 1);
+    if (x.dtype() != y.dtype() || !RuleDims.sameShape(x.shape(), y.shape()))
+      throw RuleOperands.error(ctx, 1, "operands must have one type, got " + x.text() + " and "
           + y.text());
     return List.of(x);
   }
 
   /** {@code mul[out_dtype=…]} (0.10+): the operands may differ; the product has out_dtype. */
   private static List<Type> mulWithOutDType(RuleContext ctx) {
-    RulesA.arity(ctx, 2);
+    RuleOperands.arity(ctx, 2);
     checked(ctx, 0, NUMBER);
     checked(ctx, 1, NUMBER);
-    DType out = RulesA.dtypeParam(ctx, "out_dtype");
-    return result(ctx, BroadcastingShapes.broadcast(ctx, 0, 2), out, RulesA.allWeak(ctx));
+    DType out = RuleParams.dtypeParam(ctx, "out_dtype");
+    return result(ctx, BroadcastingShapes.broadcast(ctx, 0, 2), out, RuleOperands.allWeak(ctx));
   }
 
   private static List<Type> compareKeys(RuleContext ctx) {
-    Type a = RulesA.arrayLike(ctx, 0);
-    Type b = RulesA.arrayLike(ctx, 1);
-    if (!RulesA.element(a).equals(RulesA.element(b)))
-      throw RulesA.error(ctx, 1, "operands have different dtypes " + RulesA.element(a) + " and "
-          + RulesA.element(b));
+    Type a = RuleOperands.arrayLike(ctx, 0);
+    Type b = RuleOperands.arrayLike(ctx, 1);
+    if (!RuleOperands.element(a).equals(RuleOperands.element(b)))
+      throw RuleOperands.error(ctx, 1, "operands have different dtypes " + RuleOperands.element(a) + " and "
+          + RuleOperands.element(b));
     return List.of(new ArrayType(DType.BOOL, BroadcastingShapes.broadcast(ctx, 0, 2)));
   }
 
   private static ArrayType checked(RuleContext ctx, int i, ElementwiseDTypes accepted) {
-    ArrayType a = RulesA.array(ctx, i);
+    ArrayType a = RuleOperands.array(ctx, i);
     if (!accepted.accepts(a.dtype()))
-      throw RulesA.error(ctx, i, "operand " + i + " has dtype " + a.dtype() + ", expected "
+      throw RuleOperands.error(ctx, i, "operand " + i + " has dtype " + a.dtype() + ", expected "
           + accepted.description());
     return a;
   }
@@ -322,7 +322,7 @@ public final class ElementwiseRules {
    * the first operand of the result's rank.
    */
   private static List<Type> result(RuleContext ctx, Shape s, DType d, boolean weak) {
-    ArrayType ref = RulesA.array(ctx, 0);
+    ArrayType ref = RuleOperands.array(ctx, 0);
     for (int i = 0; i < ctx.arity(); i++) {
       if (ctx.in(i) instanceof ArrayType a && a.rank() == s.rank()) {
         ref = a;

@@ -22,7 +22,7 @@ public final class IdentityRules {
 
   /** from_edtype / to_edtype: the extended dtype is not in the operands, only in the text. */
   public static List<Type> declared(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     if (ctx.declaredOut().isEmpty())
       throw new TypeRuleException(ctx.primitive() + " needs its result type written in the text");
     return ctx.declaredOut();
@@ -37,7 +37,7 @@ public final class IdentityRules {
 
   /** One operand, one result of its type. */
   public static List<Type> unary(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     return List.of(passedThrough(ctx, 0));
   }
 

@@ -21,10 +21,10 @@ public final class LinalgRules {
 
   /** {@code cholesky a}: a square float or complex matrix, same type. */
   public static List<Type> cholesky(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType a = matrices(ctx, 2).get(0);
     square(ctx, a);
-    return List.of(RulesBTypes.strong(a.dtype(), a.shape()));
+    return List.of(RuleOperands.strong(a.dtype(), a.shape()));
   }
 
   /**
@@ -32,7 +32,7 @@ public final class LinalgRules {
    * eigenvalues {@code real(T)[…,d]}, where d = n or the size of {@code subset_by_index}.
    */
   public static List<Type> eigh(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType a = matrices(ctx, 2).get(0);
     square(ctx, a);
     Dim n = core(a, 2).get(0);
@@ -49,12 +49,12 @@ public final class LinalgRules {
    * i32[…,min(m,n)]} and the permutation {@code i32[…,m]}.
    */
   public static List<Type> lu(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType a = matrices(ctx, 2).get(0);
-    long m = RulesBDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
-    long n = RulesBDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
     return List.of(
-        RulesBTypes.strong(a.dtype(), a.shape()),
+        RuleOperands.strong(a.dtype(), a.shape()),
         result(a, DType.I32, Dim.of(Math.min(m, n))),
         result(a, DType.I32, Dim.of(m)));
   }
@@ -64,11 +64,11 @@ public final class LinalgRules {
    * full_matrices else min(m,n), then {@code p:i32[…,n]} when pivoting.
    */
   public static List<Type> qr(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType a = matrices(ctx, 2).get(0);
     Params p = ctx.params();
-    long m = RulesBDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
-    long n = RulesBDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
     long k = p.getBool("full_matrices", false) ? m : Math.min(m, n);
     List<Type> out = new ArrayList<>();
     out.add(result(a, a.dtype(), Dim.of(m), Dim.of(k)));
@@ -83,11 +83,11 @@ public final class LinalgRules {
    * fewer with subset_by_index (which full_matrices does not allow).
    */
   public static List<Type> svd(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
+    RuleOperands.arity(ctx, 1);
     ArrayType a = matrices(ctx, 2).get(0);
     Params p = ctx.params();
-    long m = RulesBDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
-    long n = RulesBDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
     boolean full = p.getBool("full_matrices", false);
     long rank = Math.min(m, n);
     if (!p.isNone("subset_by_index")) {
@@ -110,13 +110,13 @@ public final class LinalgRules {
    * square and its size matches b's rows (left_side) or columns; the result has b's type.
    */
   public static List<Type> triangularSolve(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
+    RuleOperands.arity(ctx, 2);
     List<ArrayType> ops = matrices(ctx, 2, 2);
     ArrayType a = ops.get(0);
     ArrayType b = ops.get(1);
     square(ctx, a);
     int common = ctx.params().getBool("left_side", false) ? b.rank() - 2 : b.rank() - 1;
-    if (!RulesBDims.same(a.shape().dims().get(a.rank() - 1), b.shape().dims().get(common)))
+    if (!RuleDims.sameDim(a.shape().dims().get(a.rank() - 1), b.shape().dims().get(common)))
       throw new TypeRuleException(
           "triangular_solve: incompatible shapes " + a.shape().text() + " and " + b.shape().text(),
           1);
@@ -128,7 +128,7 @@ public final class LinalgRules {
    * right-hand sides {@code […,m,n]}; the result has b's type.
    */
   public static List<Type> tridiagonalSolve(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 4);
+    RuleOperands.arity(ctx, 4);
     List<ArrayType> ops = matrices(ctx, 1, 1, 1, 2);
     List<Dim> dl = core(ops.get(0), 1);
     for (int i = 1; i < 3; i++)
@@ -151,8 +151,8 @@ public final class LinalgRules {
    * complex to real with the last axis {@code fft_lengths[-1]}.
    */
   public static List<Type> fft(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    ArrayType x = RulesBTypes.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     LinalgFftType type = LinalgFftType.of(ctx.params());
     long[] lengths = ctx.params().getLongs("fft_lengths");
     int k = lengths.length;
@@ -162,7 +162,7 @@ public final class LinalgRules {
           "fft input "
               + x.text()
               + " must have at least as many dimensions as fft_lengths "
-              + RulesBParams.tuple(lengths),
+              + RuleParams.tuple(lengths),
           0);
     List<Dim> lead = x.shape().dims().subList(0, x.rank() - k);
     List<Dim> minor = x.shape().dims().subList(x.rank() - k, x.rank());
@@ -192,18 +192,18 @@ public final class LinalgRules {
             yield x.dtype();
           }
         };
-    return List.of(RulesBTypes.strong(dtype, new Shape(out)));
+    return List.of(RuleOperands.strong(dtype, new Shape(out)));
   }
 
   /** The first {@code count} minor dims of x equal the first fft_lengths. */
   private static void minorMatches(ArrayType x, List<Dim> minor, long[] lengths, int count) {
     for (int i = 0; i < count; i++)
-      if (!RulesBDims.same(minor.get(i), Dim.of(lengths[i])))
+      if (!RuleDims.sameDim(minor.get(i), Dim.of(lengths[i])))
         throw new TypeRuleException(
             "fft input shape "
                 + x.shape().text()
                 + " does not end with fft_lengths "
-                + RulesBParams.tuple(lengths)
+                + RuleParams.tuple(lengths)
                 + " (IRFFT: all but the last)",
             0);
   }
@@ -215,7 +215,7 @@ public final class LinalgRules {
   private static List<ArrayType> matrices(RuleContext ctx, int... coreRanks) {
     List<ArrayType> ops = new ArrayList<>();
     for (int i = 0; i < coreRanks.length; i++) {
-      ArrayType a = RulesBTypes.array(ctx, i);
+      ArrayType a = RuleOperands.array(ctx, i);
       if (!a.dtype().isInexact())
         throw new TypeRuleException(
             ctx.primitive() + " operand " + i + " must be float or complex, got " + a.text(), i);
@@ -252,7 +252,7 @@ public final class LinalgRules {
 
   private static void square(RuleContext ctx, ArrayType a) {
     List<Dim> c = core(a, 2);
-    if (!RulesBDims.same(c.get(0), c.get(1)))
+    if (!RuleDims.sameDim(c.get(0), c.get(1)))
       throw new TypeRuleException(ctx.primitive() + " needs a square matrix, got " + a.text(), 0);
   }
 
@@ -263,7 +263,7 @@ public final class LinalgRules {
 
   private static boolean sameDims(List<Dim> a, List<Dim> b) {
     if (a.size() != b.size()) return false;
-    for (int i = 0; i < a.size(); i++) if (!RulesBDims.same(a.get(i), b.get(i))) return false;
+    for (int i = 0; i < a.size(); i++) if (!RuleDims.sameDim(a.get(i), b.get(i))) return false;
     return true;
   }
 
@@ -275,7 +275,7 @@ public final class LinalgRules {
   private static ArrayType result(List<Dim> batch, DType dtype, Dim... core) {
     List<Dim> dims = new ArrayList<>(batch);
     dims.addAll(List.of(core));
-    return RulesBTypes.strong(dtype, new Shape(dims));
+    return RuleOperands.strong(dtype, new Shape(dims));
   }
 
   /** {@code subset_by_index=(lo, hi)}. */
@@ -283,7 +283,7 @@ public final class LinalgRules {
     long[] s = p.getLongs("subset_by_index");
     if (s.length != 2 || s[0] < 0 || s[1] < s[0])
       throw new TypeRuleException(
-          "subset_by_index must be (lo, hi) with 0 <= lo <= hi, got " + RulesBParams.tuple(s));
+          "subset_by_index must be (lo, hi) with 0 <= lo <= hi, got " + RuleParams.tuple(s));
     return s;
   }
 }

@@ -26,27 +26,27 @@ public final class RandomRules {
 
   /** {@code random_bits[bit_width shape] keys}: {@code uN[*keys.shape, *shape]}. */
   public static List<Type> randomBits(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    KeyType key = RulesBTypes.key(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    KeyType key = RuleOperands.key(ctx, 0);
     long width = ctx.params().getLong("bit_width");
     DType dtype = BITS.get(width);
     if (dtype == null)
       throw new TypeRuleException("random_bits bit_width must be 8, 16, 32 or 64, got " + width);
-    return List.of(RulesBTypes.strong(dtype, append(key.shape(), ctx.params().getLongs("shape"))));
+    return List.of(RuleOperands.strong(dtype, append(key.shape(), ctx.params().getLongs("shape"))));
   }
 
   /** {@code random_clone keys}: the same keys. */
   public static List<Type> randomClone(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    return List.of(RulesBTypes.key(ctx, 0));
+    RuleOperands.arity(ctx, 1);
+    return List.of(RuleOperands.key(ctx, 0));
   }
 
   /** {@code random_fold_in keys msgs}: keys of the broadcast shape of keys and msgs. */
   public static List<Type> randomFoldIn(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    KeyType key = RulesBTypes.key(ctx, 0);
-    ArrayType msgs = RulesBTypes.array(ctx, 1);
-    Shape shape = RulesBDims.broadcast(List.of(key.shape(), msgs.shape()), ctx.primitive());
+    RuleOperands.arity(ctx, 2);
+    KeyType key = RuleOperands.key(ctx, 0);
+    ArrayType msgs = RuleOperands.array(ctx, 1);
+    Shape shape = RuleDims.broadcast(List.of(key.shape(), msgs.shape()), ctx.primitive());
     return List.of(new KeyType(key.impl(), shape));
   }
 
@@ -55,22 +55,22 @@ public final class RandomRules {
    * alpha's shape).
    */
   public static List<Type> randomGamma(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
+    RuleOperands.arity(ctx, 2);
     if (!(ctx.in(0) instanceof KeyType
         || ctx.in(0) instanceof ArrayType k && k.dtype() == DType.U32))
       throw new TypeRuleException(
           "random_gamma operand 0 must be a PRNG key, got " + ctx.in(0).text(), 0);
-    ArrayType alpha = RulesBTypes.array(ctx, 1);
+    ArrayType alpha = RuleOperands.array(ctx, 1);
     if (!alpha.dtype().isFloating())
       throw new TypeRuleException(
           "random_gamma alpha must be a float array, got " + alpha.text(), 1);
-    return List.of(RulesBTypes.strong(alpha.dtype(), alpha.shape()));
+    return List.of(RuleOperands.strong(alpha.dtype(), alpha.shape()));
   }
 
   /** {@code random_seed[impl] seeds}: one key per integer seed, {@code key<impl>[seeds.shape]}. */
   public static List<Type> randomSeed(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    ArrayType seeds = RulesBTypes.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType seeds = RuleOperands.array(ctx, 0);
     if (!seeds.dtype().isInteger())
       throw new TypeRuleException("random_seed seeds must be integers, got " + seeds.text(), 0);
     return List.of(new KeyType(impl(ctx).tag(), seeds.shape()));
@@ -78,18 +78,18 @@ public final class RandomRules {
 
   /** {@code random_split[shape] keys}: {@code key[*keys.shape, *shape]}. */
   public static List<Type> randomSplit(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    KeyType key = RulesBTypes.key(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    KeyType key = RuleOperands.key(ctx, 0);
     return List.of(new KeyType(key.impl(), append(key.shape(), ctx.params().getLongs("shape"))));
   }
 
   /** {@code random_unwrap keys}: the key data, {@code u32[*keys.shape, *key_shape]}. */
   public static List<Type> randomUnwrap(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    KeyType key = RulesBTypes.key(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    KeyType key = RuleOperands.key(ctx, 0);
     List<Dim> dims = new ArrayList<>(key.shape().dims());
     dims.addAll(RandomImpls.of(key.impl(), ctx.primitive(), 0).keyShape());
-    return List.of(RulesBTypes.strong(DType.U32, new Shape(dims)));
+    return List.of(RuleOperands.strong(DType.U32, new Shape(dims)));
   }
 
   /**
@@ -97,8 +97,8 @@ public final class RandomRules {
    * key<impl>[S]}.
    */
   public static List<Type> randomWrap(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    ArrayType data = RulesBTypes.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType data = RuleOperands.array(ctx, 0);
     RandomImpls.Impl impl = impl(ctx);
     List<Dim> keyShape = impl.keyShape();
     int lead = data.rank() - keyShape.size();
@@ -106,7 +106,7 @@ public final class RandomRules {
       throw new TypeRuleException("random_wrap key data must be u32, got " + data.text(), 0);
     boolean fits = lead >= 0;
     for (int i = 0; fits && i < keyShape.size(); i++)
-      fits = RulesBDims.same(data.shape().dims().get(lead + i), keyShape.get(i));
+      fits = RuleDims.sameDim(data.shape().dims().get(lead + i), keyShape.get(i));
     if (!fits)
       throw new TypeRuleException(
           "random_wrap key data for impl "
@@ -124,22 +124,22 @@ public final class RandomRules {
    * {@code dtype[shape]} random bits of an unsigned dtype.
    */
   public static List<Type> rngBitGenerator(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    ArrayType key = RulesBTypes.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType key = RuleOperands.array(ctx, 0);
     DType dtype = ctx.params().getDType("dtype");
     if (!dtype.isUnsigned())
       throw new TypeRuleException(
           "rng_bit_generator dtype must be unsigned, got " + dtype.numpyName());
     return List.of(
-        RulesBTypes.strong(key.dtype(), key.shape()),
-        RulesBTypes.strong(dtype, RulesBDims.shape(ctx.params().getLongs("shape"))));
+        RuleOperands.strong(key.dtype(), key.shape()),
+        RuleOperands.strong(dtype, RuleDims.shape(ctx.params().getLongs("shape"))));
   }
 
   /** {@code rng_uniform[shape] lo hi}: scalars of one dtype to {@code T[shape]}. */
   public static List<Type> rngUniform(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    ArrayType lo = RulesBTypes.array(ctx, 0);
-    ArrayType hi = RulesBTypes.array(ctx, 1);
+    RuleOperands.arity(ctx, 2);
+    ArrayType lo = RuleOperands.array(ctx, 0);
+    ArrayType hi = RuleOperands.array(ctx, 1);
     if (lo.dtype() != hi.dtype())
       throw new TypeRuleException(
           "rng_uniform operands must have one dtype, got " + lo.dtype() + " and " + hi.dtype(), 1);
@@ -147,7 +147,7 @@ public final class RandomRules {
       throw new TypeRuleException(
           "rng_uniform operands must be scalars, got " + lo.text() + " and " + hi.text(),
           lo.rank() != 0 ? 0 : 1);
-    Shape shape = RulesBDims.shape(ctx.params().getLongs("shape"));
+    Shape shape = RuleDims.shape(ctx.params().getLongs("shape"));
     return List.of(new ArrayType(lo.dtype(), shape, lo.weak() && hi.weak()));
   }
 
@@ -156,15 +156,15 @@ public final class RandomRules {
    * shape); two u32 results of the broadcast shape.
    */
   public static List<Type> threefry2x32(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 4);
+    RuleOperands.arity(ctx, 4);
     List<Shape> shapes = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      ArrayType a = RulesBTypes.array(ctx, i);
+      ArrayType a = RuleOperands.array(ctx, i);
       if (a.dtype() != DType.U32)
         throw new TypeRuleException("threefry2x32 operands must be u32, got " + a.text(), i);
       shapes.add(a.shape());
     }
-    ArrayType out = RulesBTypes.strong(DType.U32, RulesBDims.broadcast(shapes, ctx.primitive()));
+    ArrayType out = RuleOperands.strong(DType.U32, RuleDims.broadcast(shapes, ctx.primitive()));
     return List.of(out, out);
   }
 

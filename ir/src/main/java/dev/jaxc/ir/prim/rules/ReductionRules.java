@@ -20,40 +20,40 @@ public final class ReductionRules {
    * dtype and weak flag. Sum and product take numbers; max and min also bool.
    */
   public static List<Type> reduceMonoid(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     boolean arithmetic = ctx.primitive().equals("reduce_sum")
         || ctx.primitive().equals("reduce_prod");
     ElementwiseDTypes accepted = arithmetic ? ElementwiseDTypes.NUMBER : ElementwiseDTypes.ANY;
     if (!accepted.accepts(x.dtype()))
-      throw RulesA.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected "
+      throw RuleOperands.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected "
           + accepted.description());
     return List.of(x.withShape(dropAxes(ctx, x)));
   }
 
   /** {@code reduce_and reduce_or reduce_xor[axes=…]}: bool or integer; never weak. */
   public static List<Type> reduceLogical(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     if (!ElementwiseDTypes.BOOL_OR_INT.accepts(x.dtype()))
-      throw RulesA.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected bool or integer");
+      throw RuleOperands.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected bool or integer");
     return List.of(x.withShape(dropAxes(ctx, x)).withWeak(false));
   }
 
   /** {@code argmax argmin[axes=(a,) index_dtype=…]}: drops the (non-empty) axis. */
   public static List<Type> argReduce(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
-    long[] axes = RulesA.longs(ctx, "axes");
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
+    long[] axes = RuleParams.longs(ctx, "axes");
     if (axes.length != 1)
-      throw RulesA.error(ctx, "axes " + RulesA.tuple(axes) + " must name exactly one axis");
-    RulesA.axesInRange(ctx, axes, x.rank(), "axes");
-    if (RulesA.isKnown(x.shape().dims().get((int) axes[0]), 0))
-      throw RulesA.error(ctx, 0, "axis " + axes[0] + " of " + x.text() + " is empty");
-    DType index = RulesA.dtypeParam(ctx, "index_dtype");
+      throw RuleOperands.error(ctx, "axes " + RuleParams.tuple(axes) + " must name exactly one axis");
+    RuleDims.axesInRange(ctx, axes, x.rank(), "axes");
+    if (RuleDims.isKnown(x.shape().dims().get((int) axes[0]), 0))
+      throw RuleOperands.error(ctx, 0, "axis " + axes[0] + " of " + x.text() + " is empty");
+    DType index = RuleParams.dtypeParam(ctx, "index_dtype");
     if (!index.isInteger())
-      throw RulesA.error(ctx, "index_dtype must be an integer dtype, got " + index);
-    return List.of(new ArrayType(index, RulesA.dropAxes(x.shape(), axes)));
+      throw RuleOperands.error(ctx, "index_dtype must be an integer dtype, got " + index);
+    return List.of(new ArrayType(index, RuleDims.dropAxes(x.shape(), axes)));
   }
 
   /**
@@ -63,25 +63,25 @@ public final class ReductionRules {
    */
   public static List<Type> reduce(RuleContext ctx) {
     if (ctx.arity() < 2 || ctx.arity() % 2 != 0)
-      throw RulesA.error(ctx, "expects n operands and n initial values, got " + ctx.arity()
+      throw RuleOperands.error(ctx, "expects n operands and n initial values, got " + ctx.arity()
           + " operands");
     int n = ctx.arity() / 2;
-    ArrayType first = RulesA.array(ctx, 0);
-    long[] dims = RulesA.longs(ctx, "dimensions");
-    RulesA.axesInRange(ctx, dims, first.rank(), "dimensions");
+    ArrayType first = RuleOperands.array(ctx, 0);
+    long[] dims = RuleParams.longs(ctx, "dimensions");
+    RuleDims.axesInRange(ctx, dims, first.rank(), "dimensions");
     List<Type> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      ArrayType x = RulesA.array(ctx, i);
-      ArrayType init = RulesA.array(ctx, n + i);
-      if (!RulesA.sameShape(x.shape(), first.shape()))
-        throw RulesA.error(ctx, i, "operands have different shapes " + first.text() + " and "
+      ArrayType x = RuleOperands.array(ctx, i);
+      ArrayType init = RuleOperands.array(ctx, n + i);
+      if (!RuleDims.sameShape(x.shape(), first.shape()))
+        throw RuleOperands.error(ctx, i, "operands have different shapes " + first.text() + " and "
             + x.text());
       if (init.rank() != 0)
-        throw RulesA.error(ctx, n + i, "initial values must be scalars, got " + init.text());
+        throw RuleOperands.error(ctx, n + i, "initial values must be scalars, got " + init.text());
       if (init.dtype() != x.dtype())
-        throw RulesA.error(ctx, n + i, "initial value " + init.text() + " must have dtype "
+        throw RuleOperands.error(ctx, n + i, "initial value " + init.text() + " must have dtype "
             + x.dtype() + " of operand " + i);
-      out.add(x.withShape(RulesA.dropAxes(x.shape(), dims)).withWeak(x.weak() && init.weak()));
+      out.add(x.withShape(RuleDims.dropAxes(x.shape(), dims)).withWeak(x.weak() && init.weak()));
     }
     checkCombiner(ctx, n);
     return out;
@@ -91,14 +91,14 @@ public final class ReductionRules {
    * {@code cumsum cumprod cummax cummin cumlogsumexp[axis=… reverse=…]}: numbers; same type.
    */
   public static List<Type> cumulative(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     if (!ElementwiseDTypes.NUMBER.accepts(x.dtype()))
-      throw RulesA.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected "
+      throw RuleOperands.error(ctx, 0, "operand has dtype " + x.dtype() + ", expected "
           + ElementwiseDTypes.NUMBER.description());
-    long axis = RulesA.longParam(ctx, "axis");
+    long axis = RuleParams.longParam(ctx, "axis");
     if (axis < 0 || axis >= x.rank())
-      throw RulesA.error(ctx, "axis " + axis + " is out of range for " + x.text());
+      throw RuleOperands.error(ctx, "axis " + axis + " is out of range for " + x.text());
     return List.of(x);
   }
 
@@ -107,20 +107,20 @@ public final class ReductionRules {
    * the first num_keys; the results are the operands' types.
    */
   public static List<Type> sort(RuleContext ctx) {
-    RulesA.minArity(ctx, 1);
-    ArrayType first = RulesA.array(ctx, 0);
+    RuleOperands.minArity(ctx, 1);
+    ArrayType first = RuleOperands.array(ctx, 0);
     for (int i = 1; i < ctx.arity(); i++) {
-      ArrayType x = RulesA.array(ctx, i);
-      if (!RulesA.sameShape(x.shape(), first.shape()))
-        throw RulesA.error(ctx, i, "operands have different shapes " + first.text() + " and "
+      ArrayType x = RuleOperands.array(ctx, i);
+      if (!RuleDims.sameShape(x.shape(), first.shape()))
+        throw RuleOperands.error(ctx, i, "operands have different shapes " + first.text() + " and "
             + x.text());
     }
-    long dim = RulesA.longParam(ctx, "dimension");
+    long dim = RuleParams.longParam(ctx, "dimension");
     if (dim < 0 || dim >= first.rank())
-      throw RulesA.error(ctx, "dimension " + dim + " is out of range for " + first.text());
-    long keys = RulesA.longOr(ctx, "num_keys", 1);
+      throw RuleOperands.error(ctx, "dimension " + dim + " is out of range for " + first.text());
+    long keys = RuleParams.longOr(ctx, "num_keys", 1);
     if (keys < 1 || keys > ctx.arity())
-      throw RulesA.error(ctx, "num_keys " + keys + " must be between 1 and the "
+      throw RuleOperands.error(ctx, "num_keys " + keys + " must be between 1 and the "
           + ctx.arity() + " operands");
     return ctx.in();
   }
@@ -131,27 +131,27 @@ public final class ReductionRules {
    * 0.8.1). Both results carry the operand's weak flag, as JAX's abstract eval does.
    */
   public static List<Type> topK(RuleContext ctx) {
-    RulesA.arity(ctx, 1);
-    ArrayType x = RulesA.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     boolean approx = ctx.primitive().equals("approx_top_k");
     if (x.rank() == 0)
-      throw RulesA.error(ctx, 0, "operand must have rank 1 or more, got " + x.text());
+      throw RuleOperands.error(ctx, 0, "operand must have rank 1 or more, got " + x.text());
     if (approx ? !x.dtype().isFloating() : x.dtype().isComplex())
-      throw RulesA.error(ctx, 0, "operand must be "
+      throw RuleOperands.error(ctx, 0, "operand must be "
           + (approx ? "floating" : "a non-complex array") + ", got " + x.text());
-    long k = RulesA.longParam(ctx, "k");
+    long k = RuleParams.longParam(ctx, "k");
     if (approx ? k <= 0 : k < 0)
-      throw RulesA.error(ctx, "k must be " + (approx ? "positive" : "non-negative") + ", got " + k);
+      throw RuleOperands.error(ctx, "k must be " + (approx ? "positive" : "non-negative") + ", got " + k);
     int axis = approx
-        ? RulesA.axis(ctx, RulesA.longParam(ctx, "reduction_dimension"), x.rank(),
+        ? RuleDims.axis(ctx, RuleParams.longParam(ctx, "reduction_dimension"), x.rank(),
             "reduction_dimension")
-        : RulesA.axis(ctx, RulesA.longOr(ctx, "axis", x.rank() - 1), x.rank(), "axis");
+        : RuleDims.axis(ctx, RuleParams.longOr(ctx, "axis", x.rank() - 1), x.rank(), "axis");
     Dim d = x.shape().dims().get(axis);
     if (d instanceof Dim.Known known && known.size() < k)
-      throw RulesA.error(ctx, 0, "k " + k + " is larger than dim " + axis + " of " + x.text());
+      throw RuleOperands.error(ctx, 0, "k " + k + " is larger than dim " + axis + " of " + x.text());
     Dim size = Dim.of(k);
-    if (approx && !RulesA.boolOr(ctx, "aggregate_to_topk", true)) {
-      long n = RulesA.known(d).orElseThrow(() -> RulesA.error(ctx, 0,
+    if (approx && !RuleParams.boolOr(ctx, "aggregate_to_topk", true)) {
+      long n = RuleDims.known(d).orElseThrow(() -> RuleOperands.error(ctx, 0,
           "aggregate_to_topk=False needs a known size of dim " + axis + ", got " + x.text()));
       size = Dim.of(approxOutputSize(ctx, n, x.rank(), k));
     }
@@ -169,14 +169,14 @@ public final class ReductionRules {
   private static long approxOutputSize(RuleContext ctx, long inputSize, int rank, long k) {
     long tiling = rank == 1 ? 1024 : 128;
     if (inputSize <= tiling) return inputSize;
-    long override = RulesA.longOr(ctx, "reduction_input_size_override", -1);
+    long override = RuleParams.longOr(ctx, "reduction_input_size_override", -1);
     if (override >= 0 && inputSize > override)
-      throw RulesA.error(ctx, "reduction_input_size_override " + override
+      throw RuleOperands.error(ctx, "reduction_input_size_override " + override
           + " must be at least the reduced dim " + inputSize);
     long logical = override >= 0 ? override : inputSize;
     if (k == 1) return tiling;
     // XLA takes the recall target as a C++ float.
-    double recall = (float) RulesA.doubleParam(ctx, "recall_target");
+    double recall = (float) RuleParams.doubleParam(ctx, "recall_target");
     if (recall >= 1.0) return inputSize;
     // With M windows of the input, a top-k element is missed with probability ~ exp((1-K)/M).
     long m = Math.min(Math.max((long) ((1.0 - k) / Math.log(recall)), tiling), inputSize);
@@ -199,9 +199,9 @@ public final class ReductionRules {
   }
 
   private static Shape dropAxes(RuleContext ctx, ArrayType x) {
-    long[] axes = RulesA.longs(ctx, "axes");
-    RulesA.axesInRange(ctx, axes, x.rank(), "axes");
-    return RulesA.dropAxes(x.shape(), axes);
+    long[] axes = RuleParams.longs(ctx, "axes");
+    RuleDims.axesInRange(ctx, axes, x.rank(), "axes");
+    return RuleDims.dropAxes(x.shape(), axes);
   }
 
   /** The combiner jaxpr, when given, takes 2n scalars and returns n. */
@@ -210,7 +210,7 @@ public final class ReductionRules {
     if (!(v instanceof ParamValue.JaxprValue jv)) return;
     Jaxpr j = jv.jaxpr();
     if (j.invars().size() != 2 * n || j.outs().size() != n)
-      throw RulesA.error(ctx, "the combiner jaxpr must take " + 2 * n + " values and return "
+      throw RuleOperands.error(ctx, "the combiner jaxpr must take " + 2 * n + " values and return "
           + n + ", it takes " + j.invars().size() + " and returns " + j.outs().size());
   }
 }

@@ -1,14 +1,13 @@
 package dev.jaxc.ir.prim.rules;
 
-import static dev.jaxc.ir.prim.rules.RulesBParams.tuple;
 
 import dev.jaxc.ir.DType;
-import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
+import dev.jaxc.ir.prim.params.WindowParams;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,12 +29,12 @@ public final class WindowRules {
               + ctx.arity()
               + " operands");
     int n = ctx.arity() / 2;
-    ArrayType first = RulesBTypes.array(ctx, 0);
+    ArrayType first = RuleOperands.array(ctx, 0);
     Shape out = windowed(ctx, first.shape(), true);
     List<Type> results = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      ArrayType x = RulesBTypes.array(ctx, i);
-      ArrayType init = RulesBTypes.array(ctx, n + i);
+      ArrayType x = RuleOperands.array(ctx, i);
+      ArrayType init = RuleOperands.array(ctx, n + i);
       if (!x.shape().sameSizes(first.shape()))
         throw new TypeRuleException(
             prim + " operands must share one shape, got " + first.text() + " and " + x.text(), i);
@@ -52,19 +51,19 @@ public final class WindowRules {
       if (init.rank() != 0)
         throw new TypeRuleException(
             prim + " init values must be scalars, got " + init.text(), n + i);
-      results.add(RulesBTypes.strong(x.dtype(), out));
+      results.add(RuleOperands.strong(x.dtype(), out));
     }
     return results;
   }
 
   /** reduce_window_sum, reduce_window_max, reduce_window_min: one operand, same dtype. */
   public static List<Type> reduceWindowMonoid(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 1);
-    ArrayType x = RulesBTypes.array(ctx, 0);
+    RuleOperands.arity(ctx, 1);
+    ArrayType x = RuleOperands.array(ctx, 0);
     if (ctx.primitive().equals("reduce_window_sum") && !isNumber(x.dtype()))
       throw new TypeRuleException(
           "operand to reduce_window_sum must have a number dtype, got " + x.dtype(), 0);
-    return List.of(RulesBTypes.strong(x.dtype(), windowed(ctx, x.shape(), true)));
+    return List.of(RuleOperands.strong(x.dtype(), windowed(ctx, x.shape(), true)));
   }
 
   /**
@@ -72,9 +71,9 @@ public final class WindowRules {
    * window; shapes must match; result has the tangents' dtype and the windowed shape.
    */
   public static List<Type> selectAndGatherAdd(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    ArrayType tangents = RulesBTypes.array(ctx, 0);
-    ArrayType operand = RulesBTypes.array(ctx, 1);
+    RuleOperands.arity(ctx, 2);
+    ArrayType tangents = RuleOperands.array(ctx, 0);
+    ArrayType operand = RuleOperands.array(ctx, 1);
     if (!tangents.shape().sameSizes(operand.shape()))
       throw new TypeRuleException(
           "select_and_gather_add tangents and operand shapes must match, got "
@@ -82,17 +81,17 @@ public final class WindowRules {
               + " and "
               + operand.shape().text(),
           1);
-    return List.of(RulesBTypes.strong(tangents.dtype(), windowed(ctx, operand.shape(), true)));
+    return List.of(RuleOperands.strong(tangents.dtype(), windowed(ctx, operand.shape(), true)));
   }
 
   /**
    * {@code select_and_scatter operand source init} with select/scatter jaxprs: the operand's type.
    */
   public static List<Type> selectAndScatter(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 3);
-    ArrayType operand = RulesBTypes.array(ctx, 0);
-    ArrayType source = RulesBTypes.array(ctx, 1);
-    ArrayType init = RulesBTypes.array(ctx, 2);
+    RuleOperands.arity(ctx, 3);
+    ArrayType operand = RuleOperands.array(ctx, 0);
+    ArrayType source = RuleOperands.array(ctx, 1);
+    ArrayType init = RuleOperands.array(ctx, 2);
     checkSource(ctx, operand, source, 1);
     if (init.rank() != 0 || init.dtype() != operand.dtype())
       throw new TypeRuleException(
@@ -101,7 +100,7 @@ public final class WindowRules {
               + " scalar, got "
               + init.text(),
           2);
-    return List.of(RulesBTypes.strong(operand.dtype(), operand.shape()));
+    return List.of(RuleOperands.strong(operand.dtype(), operand.shape()));
   }
 
   /**
@@ -110,11 +109,11 @@ public final class WindowRules {
    * dtype and the operand's shape.
    */
   public static List<Type> selectAndScatterAdd(RuleContext ctx) {
-    RulesBTypes.arity(ctx, 2);
-    ArrayType source = RulesBTypes.array(ctx, 0);
-    ArrayType operand = RulesBTypes.array(ctx, 1);
+    RuleOperands.arity(ctx, 2);
+    ArrayType source = RuleOperands.array(ctx, 0);
+    ArrayType operand = RuleOperands.array(ctx, 1);
     checkSource(ctx, operand, source, 0);
-    return List.of(RulesBTypes.strong(source.dtype(), operand.shape()));
+    return List.of(RuleOperands.strong(source.dtype(), operand.shape()));
   }
 
   /** The source has one element per window of the operand, and the operand's dtype. */
@@ -146,58 +145,20 @@ public final class WindowRules {
    */
   private static Shape windowed(RuleContext ctx, Shape operand, boolean dilated) {
     String prim = ctx.primitive();
-    Params p = ctx.params();
     int rank = operand.rank();
-    long[] dims = p.getLongs("window_dimensions");
-    if (dims.length != rank)
-      throw new TypeRuleException(
-          prim
-              + " got the wrong number of window_dimensions for operand: operand shape "
-              + operand.text()
-              + " with window_dimensions "
-              + tuple(dims));
-    long[] strides = perDim(p.getLongs("window_strides"), "window_strides", rank, 1, prim);
-    perDim(dims, "window_dimensions", rank, 1, prim);
-    long[][] padding = RulesBParams.pairs(p, "padding");
-    if (padding.length != rank)
-      throw new TypeRuleException(
-          prim + " needs " + rank + " padding pairs, got " + padding.length);
-    long[] baseDil = dilation(p, "base_dilation", rank, dilated, prim);
-    long[] winDil = dilation(p, "window_dilation", rank, dilated, prim);
-    long[] sizes = RulesBDims.sizes(operand, prim, 0);
+    WindowParams w = RuleParams.decoded(ctx, p -> WindowParams.of(p, rank, dilated));
+    long[] sizes = RuleDims.sizes(operand, prim, 0);
     long[] out = new long[rank];
     for (int i = 0; i < rank; i++) {
-      long padded = RulesBDims.dilate(sizes[i], baseDil[i]) + padding[i][0] + padding[i][1];
-      out[i] = RulesBDims.strided(padded, RulesBDims.dilate(dims[i], winDil[i]), strides[i]);
+      long padded =
+          RuleDims.dilate(sizes[i], w.baseDilation()[i]) + w.padding()[i][0] + w.padding()[i][1];
+      out[i] =
+          RuleDims.strided(
+              padded,
+              RuleDims.dilate(w.windowDimensions()[i], w.windowDilation()[i]),
+              w.windowStrides()[i]);
     }
-    return RulesBDims.shape(out);
-  }
-
-  /** A per-dimension param with one entry of at least {@code min} per operand dimension. */
-  private static long[] perDim(long[] values, String key, int rank, long min, String prim) {
-    if (values.length != rank)
-      throw new TypeRuleException(
-          prim
-              + " needs one "
-              + key
-              + " entry per operand dimension ("
-              + rank
-              + "), got "
-              + tuple(values));
-    for (long v : values)
-      if (v < min)
-        throw new TypeRuleException(prim + " " + key + " must be positive, got " + tuple(values));
-    return values;
-  }
-
-  /** A dilation param, or all ones where the primitive has none. */
-  private static long[] dilation(Params p, String key, int rank, boolean dilated, String prim) {
-    if (!dilated) {
-      long[] ones = new long[rank];
-      java.util.Arrays.fill(ones, 1);
-      return ones;
-    }
-    return perDim(RulesBParams.longsOr(p, key, rank, 1), key, rank, 1, prim);
+    return RuleDims.shape(out);
   }
 
   /** NumPy's {@code np.number}: integers, floats and complex; not bool. */

@@ -1,4 +1,4 @@
-package dev.jaxc.ir.prim.rules;
+package dev.jaxc.ir.prim.params;
 
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
@@ -6,9 +6,9 @@ import dev.jaxc.ir.Params.ParamException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Param shapes that several of these rules read: int tuples with defaults, padding pairs. */
-final class RulesBParams {
-  private RulesBParams() {}
+/** Param shapes several records share: int tuples with defaults, (low, high) pairs, record fields. */
+final class ParamReads {
+  private ParamReads() {}
 
   /** An int tuple, or {@code n} copies of {@code fill} when absent or None (dilations). */
   static long[] longsOr(Params p, String key, int n, long fill) {
@@ -38,7 +38,25 @@ final class RulesBParams {
     return r;
   }
 
-  /** {@code (a, b, c)} for messages. */
+  /** The {@code key} param as a named record of type {@code type}. */
+  static ParamValue.Record record(Params p, String key, String type) {
+    ParamValue v =
+        p.get(key).orElseThrow(() -> new ParamException("missing parameter '" + key + "'"));
+    if (v instanceof ParamValue.Record r && r.type().equals(type)) return r;
+    throw new ParamException(key + " must be a " + type + ", got " + v);
+  }
+
+  /** An int-tuple field; an optional one that is absent is empty. */
+  static long[] field(ParamValue.Record r, String name, boolean required) {
+    ParamValue v = r.fields().get(name);
+    if (v == null) {
+      if (required) throw new ParamException(r.type() + " lacks the field " + name);
+      return new long[0];
+    }
+    return Params.asLongs(name, v);
+  }
+
+  /** {@code (a, b, c)} for messages, as Python prints a tuple. */
   static String tuple(long[] xs) {
     StringBuilder sb = new StringBuilder("(");
     for (int i = 0; i < xs.length; i++) sb.append(i > 0 ? ", " : "").append(xs[i]);

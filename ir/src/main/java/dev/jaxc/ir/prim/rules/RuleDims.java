@@ -1,22 +1,87 @@
 package dev.jaxc.ir.prim.rules;
 
+import static dev.jaxc.ir.prim.rules.RuleOperands.declaredShape;
+import static dev.jaxc.ir.prim.rules.RuleOperands.error;
+import static dev.jaxc.ir.prim.rules.RuleParams.tuple;
+
 import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Shape;
+import dev.jaxc.ir.prim.RuleContext;
 import dev.jaxc.ir.prim.TypeRuleException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
-/** Dimension arithmetic of the window and convolution shape rules (XLA's, as JAX states it). */
-final class RulesBDims {
-  private RulesBDims() {}
+/**
+ * Dimension arithmetic of the type rules (XLA's, as JAX states it): dims that may be symbolic,
+ * axes, and the dilate/stride/broadcast arithmetic of the window, convolution and elementwise
+ * shape rules.
+ */
+final class RuleDims {
+  private RuleDims() {}
+
+  /** Equal sizes; a symbolic dim equals only the same expression. Sharding is ignored. */
+  static boolean sameDim(Dim a, Dim b) {
+    if (a instanceof Dim.Known x && b instanceof Dim.Known y) return x.size() == y.size();
+    if (a instanceof Dim.Symbolic x && b instanceof Dim.Symbolic y)
+      return x.expr().replace(" ", "").equals(y.expr().replace(" ", ""));
+    return false;
+  }
+
+  static boolean sameShape(Shape a, Shape b) {
+    if (a.rank() != b.rank()) return false;
+    for (int i = 0; i < a.rank(); i++) if (!sameDim(a.dims().get(i), b.dims().get(i))) return false;
+    return true;
+  }
+
+  static boolean isKnown(Dim d, long size) {
+    return d instanceof Dim.Known k && k.size() == size;
+  }
+
+  static OptionalLong known(Dim d) {
+    return d instanceof Dim.Known k ? OptionalLong.of(k.size()) : OptionalLong.empty();
+  }
 
   /**
-   * JAX's {@code definitely_equal}: equal known sizes, or the same symbolic expression. A known and
-   * a symbolic dim are not known to be equal, which JAX treats as unequal.
+   * A result dim computed from symbolic inputs: jaxc does not do symbolic arithmetic, so it takes
+   * the declared result's dim (JAX's own canonical form) where there is one.
    */
-  static boolean same(Dim a, Dim b) {
-    if (a instanceof Dim.Known x && b instanceof Dim.Known y) return x.size() == y.size();
-    return a.text().equals(b.text());
+  static Dim derived(RuleContext ctx, int out, int axis, String expr) {
+    Optional<Shape> d = declaredShape(ctx, out);
+    if (d.isPresent() && axis < d.get().rank()) return d.get().dims().get(axis);
+    return new Dim.Symbolic(expr);
+  }
+
+  /** Normalises an axis in [-rank, rank) to [0, rank). */
+  static int axis(RuleContext ctx, long axis, int rank, String what) {
+    long a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank)
+      throw error(ctx, what + " " + axis + " is out of range for rank " + rank);
+    return (int) a;
+  }
+
+  /** Checks an axis list: each in [0, rank), none repeated. */
+  static void axesInRange(RuleContext ctx, long[] axes, int rank, String what) {
+    boolean[] seen = new boolean[rank];
+    for (long a : axes) {
+      if (a < 0 || a >= rank)
+        throw error(ctx, what + " " + tuple(axes) + " has " + a + ", out of range for rank "
+            + rank);
+      if (seen[(int) a]) throw error(ctx, what + " " + tuple(axes) + " repeats " + a);
+      seen[(int) a] = true;
+    }
+  }
+
+  /** The shape without the given (valid) axes. */
+  static Shape dropAxes(Shape s, long[] axes) {
+    List<Dim> dims = new ArrayList<>();
+    outer:
+    for (int i = 0; i < s.rank(); i++) {
+      for (long a : axes) if (a == i) continue outer;
+      dims.add(s.dims().get(i));
+    }
+    return new Shape(dims);
   }
 
   /** The known size of a dim; symbolic dims cannot enter the arithmetic below. */
@@ -73,7 +138,7 @@ final class RulesBDims {
       for (int i = ref + 1; i < shapes.size(); i++) {
         if (shapes.get(i).rank() == 0) continue;
         Dim d = shapes.get(i).dims().get(axis);
-        if (same(d, out.get(axis)) || isOne(d)) continue;
+        if (sameDim(d, out.get(axis)) || isOne(d)) continue;
         if (isOne(out.get(axis))) out.set(axis, d);
         else
           throw new TypeRuleException(

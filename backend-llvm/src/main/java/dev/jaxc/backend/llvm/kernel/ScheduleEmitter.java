@@ -1,13 +1,22 @@
-package dev.jaxc.backend.llvm.emit;
+package dev.jaxc.backend.llvm.kernel;
 
 import dev.jaxc.backend.llvm.Support;
-import dev.jaxc.backend.llvm.kernel.KernelContext;
-import dev.jaxc.backend.llvm.kernel.KernelLowering;
+import dev.jaxc.backend.llvm.emit.BufferAccess;
+import dev.jaxc.backend.llvm.emit.ClassTestFold;
+import dev.jaxc.backend.llvm.emit.Constants;
+import dev.jaxc.backend.llvm.emit.ElementGenerator;
+import dev.jaxc.backend.llvm.emit.ElementwiseLowering;
+import dev.jaxc.backend.llvm.emit.Index;
+import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.LoopEmitter;
+import dev.jaxc.backend.llvm.emit.ParallelRegions;
+import dev.jaxc.backend.llvm.emit.ReduceSlot;
+import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.backend.llvm.emit.XlaRewrites;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.backend.llvm.plan.Producer;
 import dev.jaxc.backend.llvm.plan.Step;
-import dev.jaxc.backend.llvm.runtime.ParallelFor;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Literal;
@@ -38,7 +47,7 @@ public final class ScheduleEmitter {
   private final LoopEmitter loops;
 
   /** {@code parallel}: the module's parallel regions (fusion loops may be split across threads). */
-  public ScheduleEmitter(Ir ir, Plan plan, ParallelFor parallel, Function<Buffer, LLVMValueRef> bases) {
+  public ScheduleEmitter(Ir ir, Plan plan, ParallelRegions parallel, Function<Buffer, LLVMValueRef> bases) {
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;

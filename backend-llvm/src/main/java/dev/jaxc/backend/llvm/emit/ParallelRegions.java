@@ -1,0 +1,18 @@
+package dev.jaxc.backend.llvm.emit;
+
+import java.util.function.BiConsumer;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * How a loop over [0, n) is spread over the target's workers. The generator asks this interface
+ * rather than a runtime: on the CPU {@code runtime.ParallelFor} runs chunks on threads (or the
+ * whole range inline); a GPU backend maps the range onto its grid.
+ */
+public interface ParallelRegions {
+  /**
+   * Emits {@code body(begin, end)} (i64 values; the body loops over [begin, end) itself) for chunks
+   * covering [0, n), n ≥ 1, at the builder's position. {@code grain}: chunk bounds are multiples of
+   * it (except n). {@code work}: the region's estimated scalar operations.
+   */
+  void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body);
+}
