@@ -13,7 +13,7 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
   /** Multiply-adds from which a contraction is cut into blocks for threads. */
   static final long PARALLEL_WORK = 1L << 21;
   static final long BLOCKS = 16;
-  static final long MIN_BLOCK_TILES = 3;
+  static final long MIN_BLOCK_TILES = 4;
 
   int nr() {
     return vectors * lanes;
@@ -23,8 +23,9 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
    * The blocking for elements of {@code bytes} bytes on {@code isa}, for a contraction of depth
    * {@code k}, {@code m} rows and {@code n} columns, repeated {@code batch} times. Two registers of B, a
    * broadcast of A and (without FMA) a product are live beside the accumulators, which take the
-   * rest. Threads take whole M blocks, so a large contraction gets at least {@link #BLOCKS} of them
-   * where M allows (blocks no shorter than {@link #MIN_BLOCK_TILES} register tiles).
+   * rest. M blocks are as equal as register tiles allow; threads take whole (batch, M block) items,
+   * so a large contraction gets at least {@link #BLOCKS} of them where M allows (blocks of at
+   * least {@link #MIN_BLOCK_TILES} register tiles, which reuse a B micro-panel from L1).
    */
   static GemmBlocking of(VectorIsa isa, int bytes, long batch, long m, long n, long k) {
     int vectors = 2;
@@ -32,15 +33,17 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
     int mr = (isa.registers() - spare) / vectors;
     int lanes = isa.lanes(bytes);
     long nr = (long) vectors * lanes;
-    long kc = Math.min(k, Math.max(64, Math.min(384, L1_BYTES / (nr * bytes) / 8 * 8)));
-    long mc = Math.max(mr, L2_BYTES / 2 / (kc * bytes) / mr * mr);
+    long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * bytes) / 8 * 8));
+    long slices = (k + kcMax - 1) / kcMax;
+    long kc = (k + slices - 1) / slices;  // equal slices: no short last one
     long tiles = (m + mr - 1) / mr;
-    mc = Math.min(mc, tiles * mr);
-    if (batch * m * n * k >= PARALLEL_WORK) {
-      long wanted = (BLOCKS + batch - 1) / batch;
-      long perBlock = Math.max(MIN_BLOCK_TILES, (tiles + wanted - 1) / wanted);
-      mc = Math.min(mc, perBlock * mr);
+    long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * bytes) / mr);
+    long blocks = (tiles + maxTiles - 1) / maxTiles;
+    if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS) {
+      long wanted = Math.max(blocks, (BLOCKS + batch - 1) / batch);
+      blocks = Math.max(blocks, Math.min(wanted, tiles / MIN_BLOCK_TILES));
     }
+    long mc = (tiles + blocks - 1) / blocks * mr;
     return new GemmBlocking(mr, vectors, lanes, kc, mc);
   }
 }

@@ -14,8 +14,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * void jaxc_gemm_TxMRxNR(i64 kc, T *a, T *b, T *c, i64 ldc, i1 first)
  * </pre>
  *
- * C[i][j] (row stride ldc) += Σ_k a[k·MR + i] · b[k·NR + j] for the MR×NR tile, with C read as
- * zero when {@code first}. The accumulators are MR × (NR / lanes) vector registers; each step loads
+ * C[i][j] (row stride ldc) += Σ_k a[i·kc + k] · b[k·NR + j] for the MR×NR tile, with C read as
+ * zero when {@code first}: A's micro-panel is row-major (so packing writes each row in order),
+ * B's is k-major. The accumulators are MR × (NR / lanes) vector registers; each step loads
  * a row of the packed B panel, broadcasts each element of the A column and multiply-adds
  * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums its terms in k
  * order, so the result does not depend on how the caller cuts M and N. K is unrolled by
@@ -77,7 +78,7 @@ final class GemmMicroKernel {
     LLVMValueRef[] cur = phis(acc, entry);
     ir.incoming(k, ir.i64(0), entry);
     LLVMValueRef[] next = cur;
-    for (int u = 0; u < UNROLL; u++) next = step(next, a, b, ir.add(k, ir.i64(u)));
+    for (int u = 0; u < UNROLL; u++) next = step(next, a, kc, b, ir.add(k, ir.i64(u)));
     LLVMValueRef k4 = ir.add(k, ir.i64(UNROLL));
     ir.incoming(k, k4, loop);
     for (int j = 0; j < n; j++) ir.incoming(cur[j], next[j], loop);
@@ -96,7 +97,7 @@ final class GemmMicroKernel {
     LLVMValueRef r = ir.phi(ir.i64);
     ir.incoming(r, main, check);
     LLVMValueRef[] rc = phis(mid, check);
-    LLVMValueRef[] rn = step(rc, a, b, r);
+    LLVMValueRef[] rn = step(rc, a, kc, b, r);
     LLVMValueRef r1 = ir.add(r, ir.i64(1));
     ir.incoming(r, r1, rest);
     for (int j = 0; j < n; j++) ir.incoming(rc[j], rn[j], rest);
@@ -123,16 +124,16 @@ final class GemmMicroKernel {
   }
 
   /** One rank-1 update at depth k. */
-  private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef b, LLVMValueRef k) {
+  private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef b, LLVMValueRef k) {
     int mr = bl.mr();
     int nv = bl.vectors();
     LLVMValueRef[] bv = new LLVMValueRef[nv];
     LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ir.i64(bl.nr())));
     for (int v = 0; v < nv; v++) bv[v] = ir.load(vec, ir.gep(t, brow, ir.i64((long) v * bl.lanes())), bytes);
-    LLVMValueRef acol = ir.gep(t, a, ir.mul(k, ir.i64(mr)));
+    LLVMValueRef acol = ir.gep(t, a, k);
     LLVMValueRef[] out = new LLVMValueRef[acc.length];
     for (int i = 0; i < mr; i++) {
-      LLVMValueRef s = splat(ir.load(t, ir.gep(t, acol, ir.i64(i)), bytes));
+      LLVMValueRef s = splat(ir.load(t, ir.gep(t, acol, ir.mul(kc, ir.i64(i))), bytes));
       for (int v = 0; v < nv; v++) out[i * nv + v] = ir.intrinsic("llvm.fmuladd", s, bv[v], acc[i * nv + v]);
     }
     return out;

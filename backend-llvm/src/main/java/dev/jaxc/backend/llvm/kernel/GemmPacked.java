@@ -17,15 +17,17 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 /**
  * The packed (BLIS-style) form of {@link GemmCore} for f32 and f64 accumulation. The output axes
  * fall in three roles: M (read by A only), N (read by B only) and batch (the rest); the reduction
- * axes are K. Per batch index and block of {@code mc} M rows, and per K slice of {@code kc}:
- * {@link GemmPacking} copies the B slice (all of N, in micro-panels of {@code nr} columns) and the
- * A block (in micro-panels of {@code mr} rows) into contiguous buffers of the accumulation type,
- * zero beyond M and N, and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc}
- * update to a block of C in the same type. The finished block is stored through the spec's store.
+ * axes are K. K is cut in slices of {@code kc} and M in blocks of {@code mc} rows.
+ * {@link GemmPacking} copies all of B first (one parallel region over batch × K slices; all of N,
+ * in micro-panels of {@code nr} columns) into one heap buffer the threads then share read-only, so
+ * B is packed once; then per (batch, M block) item it packs the A block (micro-panels of {@code
+ * mr} rows) and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc} update
+ * to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
+ * finished block is stored through the spec's store.
  *
- * <p>Threads take whole (batch, M block) items, never part of K, so every element is summed in K
- * order on any number of threads. The buffers belong to one thread: small ones are stack slots
- * of the function running the items (the outlined body when threads run them), larger ones are
+ * <p>Threads take whole items, never part of K, so every element is summed in K order on any
+ * number of threads. The A and C buffers belong to one thread: small ones are stack slots of the
+ * function running the items (the outlined body when threads run them), larger ones are
  * allocated on the heap per chunk of items.
  */
 final class GemmPacked {
@@ -101,24 +103,34 @@ final class GemmPacked {
     long kc = bl.kc();
     long mBlocks = (m + mc - 1) / mc;
     long kBlocks = (k + kc - 1) / kc;
-    long items = batch * mBlocks;
-    long elems = mc * kc + kc * nPad + mc * nPad;
-    loops.parallel().range(items, 1, batch * m * n * k, (begin, end) -> {
+    long perBatch = k * nPad;
+    // B packed once, shared by every thread (read only): each K slice in its own region.
+    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes));
+    loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
+      LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
+      LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
+      LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
+      LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
+      LLVMValueRef slice = ir.gep(t, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
+      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
+    }));
+    long elems = mc * kc + mc * nPad;
+    loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
       LLVMValueRef ap = buf;
-      LLVMValueRef bp = ir.gep(t, buf, ir.i64(mc * kc));
-      LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc + kc * nPad));
+      LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
       range(begin, end, item -> {
         LLVMValueRef bi = ir.udiv(item, ir.i64(mBlocks));
         LLVMValueRef m0 = ir.mul(ir.urem(item, ir.i64(mBlocks)), ir.i64(mc));
         LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
         LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
+        LLVMValueRef bBatch = ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
         range(ir.i64(0), ir.i64(kBlocks), kb -> {
           LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
-          packing.packB(bp, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
+          LLVMValueRef bp = ir.gep(t, bBatch, ir.mul(k0, ir.i64(nPad)));
           packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
@@ -136,6 +148,7 @@ final class GemmPacked {
       });
       if (heap) Libc.free(ir, buf);
     });
+    Libc.free(ir, bAll);
   }
 
   /** Stores the finished rows [m0, m0 + rows) of the C block. */

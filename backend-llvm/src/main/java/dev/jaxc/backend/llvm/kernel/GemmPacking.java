@@ -16,7 +16,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * operands' own addressing (so transposes, strides, batch axes, fused producers, dtype conversion
  * and convolution windows cost nothing more here), into the micro-kernel's layout:
  * B micro-panel q holds {@code b[k][q·nr + j]} at {@code (q·depth + k)·nr + j}, A micro-panel p
- * holds {@code a[p·mr + i][k]} at {@code (p·depth + k)·mr + i}. Rows and columns past M and N are
+ * holds {@code a[p·mr + i][k]} at {@code (p·mr + i)·depth + k}. Both are written in address order,
+ * and the innermost loop of each walks an operand axis (N for B, the last reduction axis for A),
+ * so where that axis is the operand's minor one it is a vectorisable copy. Rows and columns past M and N are
  * zero (their results are never stored), and their operand index is clamped into range.
  */
 final class GemmPacking {
@@ -44,7 +46,8 @@ final class GemmPacking {
       Function<LLVMValueRef[], Index> out) {
     int nr = bl.nr();
     LLVMValueRef zero = LLVMConstNull(t);
-    range(ir, ir.i64(0), ir.i64(nPad / nr), q -> range(ir, ir.i64(0), depth, kk -> {
+    // K outermost: B's rows are read in address order where N is its minor axis.
+    range(ir, ir.i64(0), depth, kk -> range(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
       LLVMValueRef dst = ir.gep(t, bp, ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)));
       range(ir, ir.i64(0), ir.i64(nr), j -> {
@@ -72,52 +75,64 @@ final class GemmPacking {
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
-      LLVMValueRef dst = ir.gep(t, ap, ir.add(ir.mul(ir.mul(p, depth), ir.i64(mr)), i));
+      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, depth));
       reduction(k0, depth, (kk, red) -> {
         GemmCore.Term e = s.a().at(o, red);
         LLVMValueRef v = acc.lhsTerm(e.value());
         LLVMValueRef ok = and(valid, e.valid());
-        ir.store(ir.select(ok, v, zero), ir.gep(t, dst, ir.mul(kk, ir.i64(mr))), bytes);
+        ir.store(ir.select(ok, v, zero), ir.gep(t, dst, kk), bytes);
       });
     }));
   }
 
   /**
-   * {@code body(kk, index of k0 + kk)} for kk in [0, depth), depth ≥ 1: the multi-axis reduction
-   * index is decoded once and then counted like an odometer (no division per element).
+   * {@code body(kk, index of k0 + kk)} for kk in [0, depth), depth ≥ 1, as runs along the last
+   * reduction axis: the multi-axis index is decoded once, the outer axes then counted like an
+   * odometer once per run, and each run is a plain loop (which LLVM's vectoriser can take).
    */
   private void reduction(LLVMValueRef k0, LLVMValueRef depth, BiConsumer<LLVMValueRef, Index> body) {
     long[] sizes = s.red();
-    if (sizes.length <= 1) {
+    int r = sizes.length;
+    if (r <= 1) {
       range(ir, ir.i64(0), depth, kk -> body.accept(kk, Index.of(decode(ir, ir.add(k0, kk), sizes))));
       return;
     }
     LLVMValueRef[] start = decode(ir, k0, sizes);
     LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef loop = ir.block("pack.k");
-    LLVMBasicBlockRef exit = ir.block("pack.k.end");
+    LLVMBasicBlockRef loop = ir.block("pack.run");
+    LLVMBasicBlockRef exit = ir.block("pack.run.end");
     ir.br(loop);
     ir.at(loop);
     LLVMValueRef kk = ir.phi(ir.i64);
     ir.incoming(kk, ir.i64(0), pre);
-    LLVMValueRef[] d = new LLVMValueRef[sizes.length];
-    for (int i = 0; i < d.length; i++) {
+    LLVMValueRef[] d = new LLVMValueRef[r];
+    for (int i = 0; i < r; i++) {
       d[i] = ir.phi(ir.i64);
       ir.incoming(d[i], start[i], pre);
     }
-    body.accept(kk, Index.of(d.clone()));
+    LLVMValueRef last = ir.i64(sizes[r - 1]);
+    LLVMValueRef left = ir.sub(depth, kk);
+    LLVMValueRef avail = ir.sub(last, d[r - 1]);
+    LLVMValueRef run = ir.select(ir.icmp(LLVMIntULT, avail, left), avail, left);
+    range(ir, ir.i64(0), run, j -> {
+      LLVMValueRef[] idx = d.clone();
+      idx[r - 1] = ir.add(d[r - 1], j);
+      body.accept(ir.add(kk, j), Index.of(idx));
+    });
+    // Next run: the last axis from 0, the others one step on (carrying); only needed if kk < depth.
     LLVMValueRef carry = ir.bool(true);
-    LLVMValueRef[] next = new LLVMValueRef[d.length];
-    for (int i = d.length - 1; i >= 0; i--) {
+    LLVMValueRef[] next = new LLVMValueRef[r];
+    next[r - 1] = ir.i64(0);
+    for (int i = r - 2; i >= 0; i--) {
       LLVMValueRef up = ir.add(d[i], ir.zext(carry, ir.i64));
       LLVMValueRef wrap = ir.icmp(LLVMIntEQ, up, ir.i64(sizes[i]));
       next[i] = ir.select(wrap, ir.i64(0), up);
       carry = wrap;
     }
-    LLVMValueRef kn = LLVMBuildNUWAdd(ir.b, kk, ir.i64(1), "");
+    LLVMValueRef kn = ir.add(kk, run);
     LLVMBasicBlockRef end = ir.currentBlock();
     ir.incoming(kk, kn, end);
-    for (int i = 0; i < d.length; i++) ir.incoming(d[i], next[i], end);
+    for (int i = 0; i < r; i++) ir.incoming(d[i], next[i], end);
     ir.condBr(ir.icmp(LLVMIntULT, kn, depth), loop, exit);
     ir.at(exit);
   }
