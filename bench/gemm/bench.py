@@ -2,8 +2,10 @@
 
 Usage: /work/main/.venv/bin/python bench/gemm/bench.py [--runs N] [--only NAME]
 Writes each workload's jaxpr, compiles it with `./jaxc compile --emit shared`, calls the entry
-point through ctypes with fresh output buffers, alternating with jax.jit; prints medians (ms), the
-ratio jaxc/XLA, GFLOP/s and % of the FMA peak bench/gemm/fma_peak.c measures on all cores.
+point through ctypes with fresh output buffers, alternating with jax.jit; prints medians of wall
+time (ms), the ratio jaxc/XLA, GFLOP/s and % of the FMA peak bench/gemm/fma_peak.c measures on all
+cores, and the medians of CPU time (all threads of the process) per call: on a machine shared with
+other work the CPU-time ratio is the steadier one.
 """
 import argparse, ctypes, os, subprocess, statistics, time
 import numpy as np
@@ -101,14 +103,18 @@ def main():
 
         got = call()
         err = float(np.max(np.abs(got - ref)) / (np.max(np.abs(ref)) + 1e-30))
-        tj, tx = [], []
+        tj, tx, cj, cx = [], [], [], []
         for _ in range(a.runs):
-            t0 = time.perf_counter(); call(); tj.append(time.perf_counter() - t0)
-            t0 = time.perf_counter(); jit(*jx).block_until_ready(); tx.append(time.perf_counter() - t0)
+            c0 = time.process_time(); t0 = time.perf_counter(); call()
+            tj.append(time.perf_counter() - t0); cj.append(time.process_time() - c0)
+            c0 = time.process_time(); t0 = time.perf_counter(); jit(*jx).block_until_ready()
+            tx.append(time.perf_counter() - t0); cx.append(time.process_time() - c0)
         mj, mx = statistics.median(tj), statistics.median(tx)
+        mcj, mcx = statistics.median(cj), statistics.median(cx)
         gf = flops / mj / 1e9
         print(f"{name:26s} jaxc {mj*1e3:9.3f} ms  xla {mx*1e3:9.3f} ms  jaxc/xla {mj/mx:5.2f}  "
-              f"jaxc {gf:6.1f} GFLOP/s ({100*gf/peak:3.0f}% of peak)  xla {flops/mx/1e9:6.1f}  err {err:.1e}", flush=True)
+              f"jaxc {gf:6.1f} GFLOP/s ({100*gf/peak:3.0f}% of peak)  xla {flops/mx/1e9:6.1f}  "
+              f"cpu ms jaxc {mcj*1e3:8.2f} xla {mcx*1e3:8.2f} ratio {mcj/mcx:5.2f}  err {err:.1e}", flush=True)
 
 
 if __name__ == "__main__":
