@@ -29,6 +29,11 @@ def conv(x, w):
     return lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
 
 
+def depthwise(x, w):
+    return lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                    feature_group_count=x.shape[-1])
+
+
 def mlp(x, w1, b1, w2, b2, w3, b3):
     h = jax.nn.relu(x @ w1 + b1)
     h = jax.nn.relu(h @ w2 + b2)
@@ -48,6 +53,7 @@ WORKLOADS = {
     "matmul_2048": (mm, [(2048, 2048), (2048, 2048)], 2 * 2048**3),
     "bmm_32x128x64x128": (bmm, [(32, 128, 64), (32, 64, 128)], 2 * 32 * 128 * 64 * 128),
     "conv_56x56x64_3x3x64": (conv, [(1, 56, 56, 64), (3, 3, 64, 64)], 2 * 56 * 56 * 64 * 9 * 64),
+    "depthwise_56x56x64_3x3": (depthwise, [(8, 56, 56, 64), (3, 3, 1, 64)], 2 * 8 * 56 * 56 * 64 * 9),
     "mlp_784_512_512_10_b256": (mlp, [(256, 784), (784, 512), (512,), (512, 512), (512,), (512, 10), (10,)],
                                 2 * 256 * (784 * 512 + 512 * 512 + 512 * 10)),
     "rnn_scan_100_h256_b32": (rnn, [(100, 32, 256), (256, 256), (256, 256), (256,)], 100 * 2 * 2 * 32 * 256 * 256),

@@ -14,6 +14,11 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
   static final long PARALLEL_WORK = 1L << 21;
   static final long BLOCKS = 16;
   static final long MIN_BLOCK_TILES = 4;
+  /**
+   * Up to this many register tiles of M, the tile is made just tall enough (M = 32: 3 × 11 rows,
+   * not 3 × 14): each height is a micro-kernel of its own.
+   */
+  static final long SHORT_TILES = 8;
 
   int nr() {
     return vectors * lanes;
@@ -37,6 +42,7 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
     long slices = (k + kcMax - 1) / kcMax;
     long kc = (k + slices - 1) / slices;  // equal slices: no short last one
     long tiles = (m + mr - 1) / mr;
+    if (tiles <= SHORT_TILES) mr = (int) ((m + tiles - 1) / tiles);  // short M: no padded rows to speak of
     long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * bytes) / mr);
     long blocks = (tiles + maxTiles - 1) / maxTiles;
     if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS) {
