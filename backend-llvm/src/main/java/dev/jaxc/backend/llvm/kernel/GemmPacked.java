@@ -99,6 +99,9 @@ final class GemmPacked {
   }
 
   private void emit() {
+    // Objects import nothing but malloc, free and the thread runtime: no zero-fill or copy loop
+    // of the packing may become a call to memset or memcpy (parallel bodies are already so).
+    ir.addFunctionAttribute(ir.function(), "no-builtins", "");
     long mc = bl.mc();
     long kc = bl.kc();
     long mBlocks = (m + mc - 1) / mc;
