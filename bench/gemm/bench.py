@@ -5,7 +5,8 @@ Writes each workload's jaxpr, compiles it with `./jaxc compile --emit shared`, c
 point through ctypes with fresh output buffers, alternating with jax.jit; prints medians of wall
 time (ms), the ratio jaxc/XLA, GFLOP/s and % of the FMA peak bench/gemm/fma_peak.c measures on all
 cores, and the medians of CPU time (all threads of the process) per call: on a machine shared with
-other work the CPU-time ratio is the steadier one.
+other work the CPU-time ratio and jaxc's GFLOP per CPU-second against one core's FMA peak are the
+steadier figures (fma_peak.c times one core's FMAs by that thread's CPU time).
 """
 import argparse, ctypes, os, subprocess, statistics, time
 import numpy as np
@@ -63,7 +64,8 @@ WORKLOADS = {
 def fma_peak():
     exe = os.path.join(OUT, "fma_peak")
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", os.path.join(HERE, "fma_peak.c"), "-o", exe], check=True)
-    return float(subprocess.run([exe], check=True, capture_output=True, text=True).stdout.split()[0])
+    out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[2])
 
 
 def compile_so(name, fn, shapes):
@@ -83,9 +85,10 @@ def main():
     ap.add_argument("--only")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    peak = fma_peak()
+    peak, core = fma_peak()
     cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].splitlines()[0].strip()
-    print(f"f32 FMA peak (bench/gemm/fma_peak.c, all cores) {peak:.1f} GFLOP/s; cpu {cpu}; {os.cpu_count()} cpus")
+    print(f"f32 FMA peak (bench/gemm/fma_peak.c) {peak:.1f} GFLOP/s on all cores (wall), {core:.1f} per core (cpu time); cpu {cpu}; "
+          f"{os.cpu_count()} cpus")
     rng = np.random.default_rng(0)
     for name, (fn, shapes, flops) in WORKLOADS.items():
         if a.only and a.only not in name:
@@ -120,7 +123,8 @@ def main():
         gf = flops / mj / 1e9
         print(f"{name:26s} jaxc {mj*1e3:9.3f} ms  xla {mx*1e3:9.3f} ms  jaxc/xla {mj/mx:5.2f}  "
               f"jaxc {gf:6.1f} GFLOP/s ({100*gf/peak:3.0f}% of peak)  xla {flops/mx/1e9:6.1f}  "
-              f"cpu ms jaxc {mcj*1e3:8.2f} xla {mcx*1e3:8.2f} ratio {mcj/mcx:5.2f}  err {err:.1e}", flush=True)
+              f"cpu ms jaxc {mcj*1e3:8.2f} xla {mcx*1e3:8.2f} ratio {mcj/mcx:5.2f}  "
+              f"per cpu-second jaxc {flops/mcj/1e9:6.1f} GFLOP ({100*flops/mcj/1e9/core:3.0f}% of a core's peak)  err {err:.1e}", flush=True)
 
 
 if __name__ == "__main__":
