@@ -29,7 +29,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * the accumulator type may be wider than C's (f32 for f16/bf16). The operand that ignores the
  * innermost axis is read once per reduction step. The first outer loop longer than 1 (or the
  * chunk loop) is split across threads; the reduction never is, so each element's sum is the same
- * on any number of threads. The packed micro-kernel of the performance work replaces this class.
+ * on any number of threads. Contractions of f32 and f64 accumulation go to the packed form
+ * instead ({@link GemmPacked}, where it applies); this nest keeps the rest.
  */
 final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
