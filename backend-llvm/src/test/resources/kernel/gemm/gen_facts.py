@@ -242,6 +242,32 @@ case("dot_vjp_batched", vjp_of(att), qa, ka, ints(jax.eval_shape(att, qa, ka).sh
 import re
 
 
+# ---- packed GEMM (GemmPacked): M, N, K off every register tile (14x32, 6x16, 4x8, 14x8 f32; f64 halves
+# N) and K over a slice (kc 150..384), transposed layouts, batch axes, several contracting axes whose
+# slices cut an axis in the middle, f64, half precision; convolutions as implicit GEMM
+case("packed_dot_edges", dot(MM), ints((37, 300)), ints((300, 45)))
+case("packed_dot_long_k", dot(MM), ints((29, 777)), ints((777, 33)))
+case("packed_dot_both_transposed", dot((([0], [1]), ([], []))), ints((300, 37)), ints((45, 300)))
+case("packed_dot_batch_permuted", dot((([2], [0]), ([1], [2]))), ints((29, 3, 65)), ints((65, 35, 3)))
+case("packed_dot_two_contracting_axes", dot((([1, 2], [0, 1]), ([], []))), ints((17, 12, 37)), ints((12, 37, 19)))
+case("packed_dot_f64", dot(MM), normal((31, 270), np.float64), normal((270, 40), np.float64), tol=(1e-12, 1e-12))
+case("packed_dot_f32_random", dot(MM), normal((64, 520)), normal((520, 96)), tol=(2e-5, 2e-5))
+case("packed_dot_bf16", dot(MM), normal((20, 300), bf16), normal((300, 40), bf16), tol=(1e-2, 2e-2))
+case("packed_dot_f16_pref_f32", dot(MM, preferred_element_type=np.float32), normal((20, 300), np.float16),
+     normal((300, 40), np.float16), tol=(1e-5, 1e-4))
+case("packed_dot_fused_operand", lambda a, b: lax.dot_general(jnp.tanh(a).T, b * 2.0, MM), normal((90, 33)), normal((90, 47)),
+     tol=(1e-5, 1e-5))
+case("packed_conv_nhwc_same", conv((1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     ints((2, 13, 11, 20)), ints((3, 3, 20, 33)))
+case("packed_conv_stride_dilation_k_slices", conv((2, 2), [(2, 1), (0, 2)], rhs_dilation=(2, 1), dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     ints((1, 17, 15, 50)), ints((3, 3, 50, 19)))
+case("packed_conv_nchw_random", conv((1, 2), [(1, 1), (1, 0)]), normal((2, 9, 10, 12)), normal((17, 9, 3, 2)), tol=(2e-5, 2e-5))
+case("packed_conv_feature_groups", conv((1, 1), "SAME", feature_group_count=2, dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     ints((1, 8, 9, 12)), ints((3, 3, 6, 10)))
+case("packed_conv_f64_skips_padding", conv((1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     normal((1, 7, 6, 9), np.float64), normal((3, 3, 9, 11), np.float64), tol=(1e-12, 1e-12))
+
+
 def legacy(name, new_name, rewrite):
     for n, tol, text, args, outs in list(cases):
         if n == name:

@@ -62,7 +62,7 @@ public final class Compiler {
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);
     TargetMachine tm = null;
     try {
-      try (Ir ir = new Ir(ctx, module)) {
+      try (Ir ir = new Ir(ctx, module, target)) {
         ParallelFor parallel = new ParallelFor(ir, threading, target.arch());
         EntryPoint.emit(ir, plan, name, consts, bases -> new ScheduleEmitter(ir, plan, parallel, bases).emitAll());
         forTarget(ir, target);

@@ -2,6 +2,7 @@ package dev.jaxc.backend.llvm.emit;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import java.util.function.Consumer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
@@ -30,8 +31,15 @@ public final class Ir implements AutoCloseable {
   public final LLVMTypeRef ptr;
   public final LLVMTypeRef voidType;
   private LLVMValueRef function;
+  /** The machine the code is for (kernels pick vector widths from it), or null if unknown. */
+  private final TargetSpec target;
 
   public Ir(LLVMContextRef ctx, LLVMModuleRef module) {
+    this(ctx, module, null);
+  }
+
+  public Ir(LLVMContextRef ctx, LLVMModuleRef module, TargetSpec target) {
+    this.target = target;
     this.ctx = ctx;
     this.module = module;
     this.b = LLVMCreateBuilderInContext(ctx);
@@ -44,6 +52,11 @@ public final class Ir implements AutoCloseable {
     f64 = LLVMDoubleTypeInContext(ctx);
     ptr = LLVMPointerTypeInContext(ctx, 0);
     voidType = LLVMVoidTypeInContext(ctx);
+  }
+
+  /** The target machine, or null where the module's target is unknown (kernels then use baseline code). */
+  public TargetSpec target() {
+    return target;
   }
 
   @Override

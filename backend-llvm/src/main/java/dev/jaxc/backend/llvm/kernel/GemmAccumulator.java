@@ -81,6 +81,21 @@ sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.
       return acc.isComplex() ? List.of(t, t) : List.of(t);
     }
 
+    /** The accumulation dtype. */
+    DType acc() {
+      return acc;
+    }
+
+    /** An lhs element as a term of the sum: converted to the accumulation dtype, read as XLA does. */
+    LLVMValueRef lhsTerm(Value a) {
+      return Ftz.daz(ir, acc, Conversions.convert(ir, a, lhs, acc)).v();
+    }
+
+    /** An rhs element as a term of the sum. */
+    LLVMValueRef rhsTerm(Value b) {
+      return Ftz.daz(ir, acc, Conversions.convert(ir, b, rhs, acc)).v();
+    }
+
     @Override
     public List<LLVMValueRef> zero() {
       return switch (acc.kind()) {

@@ -118,6 +118,11 @@ final class GemmConv {
         if (axis == c.out()[1]) return grouped() || c.batchGroups() > 1;
         return true;
       }
+
+      @Override
+      public boolean packable() {
+        return !skip;
+      }
     };
   }
 

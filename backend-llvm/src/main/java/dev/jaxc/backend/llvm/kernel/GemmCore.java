@@ -29,7 +29,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * the accumulator type may be wider than C's (f32 for f16/bf16). The operand that ignores the
  * innermost axis is read once per reduction step. The first outer loop longer than 1 (or the
  * chunk loop) is split across threads; the reduction never is, so each element's sum is the same
- * on any number of threads. The packed micro-kernel of the performance work replaces this class.
+ * on any number of threads. Contractions of f32 and f64 accumulation go to the packed form
+ * instead ({@link GemmPacked}, where it applies); this nest keeps the rest.
  */
 final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
@@ -55,6 +56,14 @@ final class GemmCore {
      * innermost axis is read once per reduction step, outside the innermost loop.
      */
     boolean reads(int axis);
+
+    /**
+     * Whether a term that does not take part may be read as a zero product instead (so the
+     * operand can be packed, {@link GemmPacked}); false where XLA skips such terms.
+     */
+    default boolean packable() {
+      return true;
+    }
   }
 
   /** The contraction: output and reduction extents, the operands, the arithmetic, the result. */
@@ -75,7 +84,8 @@ final class GemmCore {
 
   void emit(Spec s) {
     for (long n : s.out()) if (n == 0) return;
-    new Nest(s).emit();
+    if (GemmPacked.applies(ir, s)) GemmPacked.emit(ir, loops, s);
+    else new Nest(s).emit();
   }
 
   /** The loop nest of one contraction. */
@@ -114,7 +124,7 @@ final class GemmCore {
       space[inner] = full + (rest > 0 ? 1 : 0);
       long work = product(s.out()) * product(s.red());
       loops.forEachParallel(space, work, 1, o -> {
-        for (LLVMTypeRef t : s.acc().slots()) tiles.add(entryAlloca(LLVMArrayType2(t, tile)));
+        for (LLVMTypeRef t : s.acc().slots()) tiles.add(entryAlloca(ir, LLVMArrayType2(t, tile)));
         Index outer = new Index(o.dims().subList(0, inner));
         LLVMValueRef u = o.get(inner);
         if (rest == 0) {
@@ -228,7 +238,7 @@ final class GemmCore {
   }
 
   /** A stack slot in the function's entry block, so it is allocated once, outside every loop. */
-  private LLVMValueRef entryAlloca(LLVMTypeRef t) {
+  static LLVMValueRef entryAlloca(Ir ir, LLVMTypeRef t) {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
     try {

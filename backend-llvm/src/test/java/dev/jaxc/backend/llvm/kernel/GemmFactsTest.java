@@ -42,6 +42,35 @@ class GemmFactsTest {
     Facts.emitsObjects(c.name(), p, TargetSpec.x86_64(), TargetSpec.aarch64());
   }
 
+  /**
+   * The packed GEMM's cases also on the x86-64 micro-kernels this machine can run besides the
+   * host's: baseline SSE2 (no FMA) and AVX2 with FMA (16 registers, another tile); AVX-512 where
+   * the host has it is {@link #reproducesJax}'s.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("packedCases")
+  void packedReproducesJaxOnEveryX86Isa(Facts.Case c) {
+    TargetSpec host = TargetSpec.host();
+    if (host.arch() != TargetSpec.Arch.X86_64) return;
+    Program p = Compile.program(c.jaxpr());
+    List<TargetSpec> targets = new java.util.ArrayList<>(List.of(TargetSpec.x86_64()));
+    if (Arrays.asList(host.features().split(",")).containsAll(List.of("+avx2", "+fma")))
+      targets.add(TargetSpec.x86_64().withCpu("haswell", "+avx2,+fma,+avx,+sse4.2"));
+    for (TargetSpec t : targets) {
+      try (CompiledModule m = Compiler.compile(p, t, "f")) {
+        List<byte[]> got = Facts.outputs(m, c);
+        for (int k = 0; k < got.size(); k++) {
+          Facts.Array want = c.outputs().get(k);
+          compare(c, k, want.dtype(), want.data(), got.get(k));
+        }
+      }
+    }
+  }
+
+  static List<Facts.Case> packedCases() throws Exception {
+    return cases().stream().filter(c -> c.name().startsWith("packed_")).toList();
+  }
+
   /** {@code tol RTOL ATOL}, both 0: bit for bit. */
   private static void compare(Facts.Case c, int output, DType d, byte[] want, byte[] got) {
     double[] tol = Arrays.stream(c.notes().get(0).substring(4).split(" ")).mapToDouble(Double::parseDouble).toArray();

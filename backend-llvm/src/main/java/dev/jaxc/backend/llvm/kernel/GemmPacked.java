@@ -1,0 +1,208 @@
+package dev.jaxc.backend.llvm.kernel;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import dev.jaxc.backend.llvm.abi.Libc;
+import dev.jaxc.backend.llvm.emit.Index;
+import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.LoopEmitter;
+import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.ir.DType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * The packed (BLIS-style) form of {@link GemmCore} for f32 and f64 accumulation. The output axes
+ * fall in three roles: M (read by A only), N (read by B only) and batch (the rest); the reduction
+ * axes are K. K is cut in slices of {@code kc} and M in blocks of {@code mc} rows.
+ * {@link GemmPacking} copies all of B first (one parallel region over batch × K slices; all of N,
+ * in micro-panels of {@code nr} columns) into one heap buffer the threads then share read-only, so
+ * B is packed once; then per (batch, M block) item it packs the A block (micro-panels of {@code
+ * mr} rows) and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc} update
+ * to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
+ * finished block is stored through the spec's store.
+ *
+ * <p>Threads take whole items, never part of K, so every element is summed in K order on any
+ * number of threads. The A and C buffers belong to one thread: small ones are stack slots of the
+ * function running the items (the outlined body when threads run them), larger ones are
+ * allocated on the heap per chunk of items.
+ */
+final class GemmPacked {
+  /** Packing buffers up to this size live on the stack. */
+  static final long STACK_BYTES = 64 * 1024;
+
+  private final Ir ir;
+  private final LoopEmitter loops;
+  private final GemmCore.Spec s;
+  private final GemmAccumulator.Plain acc;
+  private final GemmBlocking bl;
+  private final LLVMTypeRef t;
+  private final int bytes;
+  private final GemmPacking packing;
+  /** Output axes by role, in output order. */
+  private final int[] batchAxes;
+  private final int[] mAxes;
+  private final int[] nAxes;
+  private final long batch;
+  private final long m;
+  private final long n;
+  private final long k;
+  private final long nPad;
+
+  private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
+    this.ir = ir;
+    this.loops = loops;
+    this.s = s;
+    this.acc = (GemmAccumulator.Plain) s.acc();
+    this.bytes = acc.acc() == DType.F64 ? 8 : 4;
+    this.t = bytes == 8 ? ir.f64 : ir.f32;
+    List<Integer> bAx = new ArrayList<>();
+    List<Integer> mAx = new ArrayList<>();
+    List<Integer> nAx = new ArrayList<>();
+    for (int i = 0; i < s.out().length; i++) {
+      boolean a = s.a().reads(i);
+      boolean b = s.b().reads(i);
+      (a && !b ? mAx : b && !a ? nAx : bAx).add(i);
+    }
+    batchAxes = ints(bAx);
+    mAxes = ints(mAx);
+    nAxes = ints(nAx);
+    batch = extent(batchAxes, s.out());
+    m = extent(mAxes, s.out());
+    n = extent(nAxes, s.out());
+    k = GemmPacking.product(s.red());
+    this.bl = GemmBlocking.of(VectorIsa.of(ir.target()), bytes, batch, m, n, k);
+    this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
+    this.packing = new GemmPacking(ir, s, acc, bl, t, bytes);
+  }
+
+  /**
+   * Whether the packed form takes the contraction: f32 or f64 accumulation of plain products,
+   * operands whose every term can be packed (no skipped terms), a real sum (K ≥ 2), and a real
+   * matrix on both sides (M, N ≥ 2).
+   */
+  static boolean applies(Ir ir, GemmCore.Spec s) {
+    if (!(s.acc() instanceof GemmAccumulator.Plain p)) return false;
+    if (p.acc() != DType.F32 && p.acc() != DType.F64) return false;
+    if (!s.a().packable() || !s.b().packable()) return false;
+    for (long x : s.out()) if (x == 0) return false;
+    if (GemmPacking.product(s.red()) < 2) return false;
+    GemmPacked g = new GemmPacked(ir, null, s);
+    return g.m >= 2 && g.n >= 2;
+  }
+
+  static void emit(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
+    new GemmPacked(ir, loops, s).emit();
+  }
+
+  private void emit() {
+    // Objects import nothing but malloc, free and the thread runtime: no zero-fill or copy loop
+    // of the packing may become a call to memset or memcpy (parallel bodies are already so).
+    ir.addFunctionAttribute(ir.function(), "no-builtins", "");
+    long mc = bl.mc();
+    long kc = bl.kc();
+    long mBlocks = (m + mc - 1) / mc;
+    long kBlocks = (k + kc - 1) / kc;
+    long perBatch = k * nPad;
+    // B packed once, shared by every thread (read only): each K slice in its own region.
+    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes));
+    loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
+      LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
+      LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
+      LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
+      LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
+      LLVMValueRef slice = ir.gep(t, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
+      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
+    }));
+    long elems = mc * kc + mc * nPad;
+    loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
+      boolean heap = elems * bytes > STACK_BYTES;
+      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
+      LLVMValueRef ap = buf;
+      LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
+      range(begin, end, item -> {
+        LLVMValueRef bi = ir.udiv(item, ir.i64(mBlocks));
+        LLVMValueRef m0 = ir.mul(ir.urem(item, ir.i64(mBlocks)), ir.i64(mc));
+        LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
+        LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
+        LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
+        LLVMValueRef bBatch = ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
+        range(ir.i64(0), ir.i64(kBlocks), kb -> {
+          LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
+          LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
+          LLVMValueRef bp = ir.gep(t, bBatch, ir.mul(k0, ir.i64(nPad)));
+          packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
+          LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
+          LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
+          range(ir.i64(0), ir.i64(nPad / bl.nr()), q -> {
+            LLVMValueRef bq = ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
+            LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(bl.nr())));
+            range(ir.i64(0), panels, p -> {
+              LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
+              LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * nPad)));
+              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, cpq, ir.i64(nPad), first);
+            });
+          });
+        });
+        store(cp, bIdx, m0, rows);
+      });
+      if (heap) Libc.free(ir, buf);
+    });
+    Libc.free(ir, bAll);
+  }
+
+  /** Stores the finished rows [m0, m0 + rows) of the C block. */
+  private void store(LLVMValueRef cp, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows) {
+    range(ir.i64(0), rows, r -> {
+      LLVMValueRef[] mIdx = GemmPacking.decode(ir, ir.add(m0, r), sizes(mAxes));
+      LLVMValueRef row = ir.gep(t, cp, ir.mul(r, ir.i64(nPad)));
+      range(ir.i64(0), ir.i64(n), j -> {
+        LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
+        LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
+        Value done = acc.finish(List.of(v));
+        s.store().at(out(bIdx, mIdx, nIdx), done);
+      });
+    });
+  }
+
+  /** The output index of batch, M and N indices (null: zeros, for the operand that ignores them). */
+  private Index out(LLVMValueRef[] bIdx, LLVMValueRef[] mIdx, LLVMValueRef[] nIdx) {
+    LLVMValueRef[] o = new LLVMValueRef[s.out().length];
+    put(o, batchAxes, bIdx);
+    put(o, mAxes, mIdx);
+    put(o, nAxes, nIdx);
+    return Index.of(o);
+  }
+
+  private void put(LLVMValueRef[] o, int[] axes, LLVMValueRef[] idx) {
+    for (int i = 0; i < axes.length; i++) o[axes[i]] = idx == null ? ir.i64(0) : idx[i];
+  }
+
+  private long[] sizes(int[] axes) {
+    long[] r = new long[axes.length];
+    for (int i = 0; i < axes.length; i++) r[i] = s.out()[axes[i]];
+    return r;
+  }
+
+  private LLVMValueRef umin(LLVMValueRef x, LLVMValueRef y) {
+    return ir.select(ir.icmp(LLVMIntULT, x, y), x, y);
+  }
+
+  /** {@code for (i = begin; i < end; i++) body(i)}, nothing when begin ≥ end. */
+  void range(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    GemmPacking.range(ir, begin, end, body);
+  }
+
+  private static long extent(int[] axes, long[] sizes) {
+    long p = 1;
+    for (int a : axes) p *= sizes[a];
+    return p;
+  }
+
+  private static int[] ints(List<Integer> xs) {
+    return xs.stream().mapToInt(Integer::intValue).toArray();
+  }
+}

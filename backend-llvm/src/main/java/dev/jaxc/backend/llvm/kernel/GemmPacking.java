@@ -1,0 +1,181 @@
+package dev.jaxc.backend.llvm.kernel;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import dev.jaxc.backend.llvm.emit.Index;
+import dev.jaxc.backend.llvm.emit.Ir;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * Packing for {@link GemmPacked}: copies a K slice of B and a block of A, read through the
+ * operands' own addressing (so transposes, strides, batch axes, fused producers, dtype conversion
+ * and convolution windows cost nothing more here), into the micro-kernel's layout:
+ * B micro-panel q holds {@code b[k][q·nr + j]} at {@code (q·depth + k)·nr + j}, A micro-panel p
+ * holds {@code a[p·mr + i][k]} at {@code (p·mr + i)·depth + k}. Both are written in address order,
+ * and the innermost loop of each walks an operand axis (N for B, the last reduction axis for A),
+ * so where that axis is the operand's minor one it is a vectorisable copy. Rows and columns past M and N are
+ * zero (their results are never stored), and their operand index is clamped into range.
+ */
+final class GemmPacking {
+  private final Ir ir;
+  private final GemmCore.Spec s;
+  private final GemmAccumulator.Plain acc;
+  private final GemmBlocking bl;
+  private final LLVMTypeRef t;
+  private final int bytes;
+
+  GemmPacking(Ir ir, GemmCore.Spec s, GemmAccumulator.Plain acc, GemmBlocking bl, LLVMTypeRef t, int bytes) {
+    this.ir = ir;
+    this.s = s;
+    this.acc = acc;
+    this.bl = bl;
+    this.t = t;
+    this.bytes = bytes;
+  }
+
+  /**
+   * Packs B for K [k0, k0 + depth) and all n columns (nPad with the zero columns); {@code out}
+   * makes the output index of an N index (B ignores the M axes).
+   */
+  void packB(LLVMValueRef bp, LLVMValueRef k0, LLVMValueRef depth, long n, long nPad, long[] nSizes,
+      Function<LLVMValueRef[], Index> out) {
+    int nr = bl.nr();
+    LLVMValueRef zero = LLVMConstNull(t);
+    // K outermost: B's rows are read in address order where N is its minor axis.
+    range(ir, ir.i64(0), depth, kk -> range(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
+      Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
+      LLVMValueRef dst = ir.gep(t, bp, ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)));
+      range(ir, ir.i64(0), ir.i64(nr), j -> {
+        LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
+        LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
+        if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
+        GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
+        LLVMValueRef v = acc.rhsTerm(e.value());
+        valid = and(valid, e.valid());
+        ir.store(valid == null ? v : ir.select(valid, v, zero), ir.gep(t, dst, j), bytes);
+      });
+    }));
+  }
+
+  /**
+   * Packs A for K [k0, k0 + depth) and M rows [m0, m0 + rows) ({@code panels} micro-panels, the
+   * last filled up with zero rows); {@code out} makes the output index of an M index.
+   */
+  void packA(LLVMValueRef ap, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef m0, LLVMValueRef rows,
+      LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out) {
+    int mr = bl.mr();
+    LLVMValueRef zero = LLVMConstNull(t);
+    range(ir, ir.i64(0), panels, p -> range(ir, ir.i64(0), ir.i64(mr), i -> {
+      LLVMValueRef r = ir.add(ir.mul(p, ir.i64(mr)), i);
+      LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
+      LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
+      Index o = out.apply(decode(ir, row, mSizes));
+      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, depth));
+      reduction(k0, depth, (kk, red) -> {
+        GemmCore.Term e = s.a().at(o, red);
+        LLVMValueRef v = acc.lhsTerm(e.value());
+        LLVMValueRef ok = and(valid, e.valid());
+        ir.store(ir.select(ok, v, zero), ir.gep(t, dst, kk), bytes);
+      });
+    }));
+  }
+
+  /**
+   * {@code body(kk, index of k0 + kk)} for kk in [0, depth), depth ≥ 1, as runs along the last
+   * reduction axis: the multi-axis index is decoded once, the outer axes then counted like an
+   * odometer once per run, and each run is a plain loop (which LLVM's vectoriser can take).
+   */
+  private void reduction(LLVMValueRef k0, LLVMValueRef depth, BiConsumer<LLVMValueRef, Index> body) {
+    long[] sizes = s.red();
+    int r = sizes.length;
+    if (r <= 1) {
+      range(ir, ir.i64(0), depth, kk -> body.accept(kk, Index.of(decode(ir, ir.add(k0, kk), sizes))));
+      return;
+    }
+    LLVMValueRef[] start = decode(ir, k0, sizes);
+    LLVMBasicBlockRef pre = ir.currentBlock();
+    LLVMBasicBlockRef loop = ir.block("pack.run");
+    LLVMBasicBlockRef exit = ir.block("pack.run.end");
+    ir.br(loop);
+    ir.at(loop);
+    LLVMValueRef kk = ir.phi(ir.i64);
+    ir.incoming(kk, ir.i64(0), pre);
+    LLVMValueRef[] d = new LLVMValueRef[r];
+    for (int i = 0; i < r; i++) {
+      d[i] = ir.phi(ir.i64);
+      ir.incoming(d[i], start[i], pre);
+    }
+    LLVMValueRef last = ir.i64(sizes[r - 1]);
+    LLVMValueRef left = ir.sub(depth, kk);
+    LLVMValueRef avail = ir.sub(last, d[r - 1]);
+    LLVMValueRef run = ir.select(ir.icmp(LLVMIntULT, avail, left), avail, left);
+    range(ir, ir.i64(0), run, j -> {
+      LLVMValueRef[] idx = d.clone();
+      idx[r - 1] = ir.add(d[r - 1], j);
+      body.accept(ir.add(kk, j), Index.of(idx));
+    });
+    // Next run: the last axis from 0, the others one step on (carrying); only needed if kk < depth.
+    LLVMValueRef carry = ir.bool(true);
+    LLVMValueRef[] next = new LLVMValueRef[r];
+    next[r - 1] = ir.i64(0);
+    for (int i = r - 2; i >= 0; i--) {
+      LLVMValueRef up = ir.add(d[i], ir.zext(carry, ir.i64));
+      LLVMValueRef wrap = ir.icmp(LLVMIntEQ, up, ir.i64(sizes[i]));
+      next[i] = ir.select(wrap, ir.i64(0), up);
+      carry = wrap;
+    }
+    LLVMValueRef kn = ir.add(kk, run);
+    LLVMBasicBlockRef end = ir.currentBlock();
+    ir.incoming(kk, kn, end);
+    for (int i = 0; i < r; i++) ir.incoming(d[i], next[i], end);
+    ir.condBr(ir.icmp(LLVMIntULT, kn, depth), loop, exit);
+    ir.at(exit);
+  }
+
+  private LLVMValueRef and(LLVMValueRef x, LLVMValueRef y) {
+    if (x == null) return y;
+    return y == null ? x : ir.and(x, y);
+  }
+
+  /** The row-major multi-index of linear index {@code lin} in {@code sizes} (no axes: none). */
+  static LLVMValueRef[] decode(Ir ir, LLVMValueRef lin, long[] sizes) {
+    LLVMValueRef[] r = new LLVMValueRef[sizes.length];
+    LLVMValueRef rest = lin;
+    for (int i = sizes.length - 1; i >= 0; i--) {
+      if (i == 0) r[i] = rest;
+      else if (sizes[i] == 1) r[i] = ir.i64(0);
+      else {
+        r[i] = ir.urem(rest, ir.i64(sizes[i]));
+        rest = ir.udiv(rest, ir.i64(sizes[i]));
+      }
+    }
+    return r;
+  }
+
+  static long product(long[] xs) {
+    long p = 1;
+    for (long x : xs) p *= x;
+    return p;
+  }
+
+  /** {@code for (i = begin; i < end; i++) body(i)}, nothing when begin ≥ end. */
+  static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    LLVMBasicBlockRef pre = ir.currentBlock();
+    LLVMBasicBlockRef loop = ir.block("gemm.loop");
+    LLVMBasicBlockRef exit = ir.block("gemm.end");
+    ir.condBr(ir.icmp(LLVMIntULT, begin, end), loop, exit);
+    ir.at(loop);
+    LLVMValueRef i = ir.phi(ir.i64);
+    ir.incoming(i, begin, pre);
+    body.accept(i);
+    LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
+    ir.incoming(i, next, ir.currentBlock());
+    ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    ir.at(exit);
+  }
+}

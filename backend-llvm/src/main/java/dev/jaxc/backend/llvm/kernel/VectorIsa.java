@@ -1,0 +1,42 @@
+package dev.jaxc.backend.llvm.kernel;
+
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
+
+/**
+ * The vector unit of the target machine, as the GEMM micro-kernel needs it: register width,
+ * register count, and whether it has fused multiply-add. Chosen from the target's feature string
+ * (never from the machine running the compiler): AVX-512 (32 zmm), AVX2 with FMA (16 ymm),
+ * baseline x86-64 (SSE2: 16 xmm, no FMA), AArch64 NEON (32 q registers, FMA).
+ */
+record VectorIsa(String name, int vectorBytes, int registers, boolean fma) {
+  static final VectorIsa AVX512 = new VectorIsa("avx512", 64, 32, true);
+  static final VectorIsa AVX2 = new VectorIsa("avx2", 32, 16, true);
+  static final VectorIsa SSE2 = new VectorIsa("sse2", 16, 16, false);
+  static final VectorIsa NEON = new VectorIsa("neon", 16, 32, true);
+
+  /** The target's ISA; an unknown target (null) gets baseline SSE2-sized code. */
+  static VectorIsa of(TargetSpec t) {
+    if (t == null) return SSE2;
+    if (t.arch() == TargetSpec.Arch.AARCH64) return NEON;
+    String[] f = t.features().split(",");
+    if (has(f, "+avx512f")) return AVX512;
+    if (has(f, "+avx2") && has(f, "+fma")) return AVX2;
+    return SSE2;
+  }
+
+  /** Whether a feature list has {@code feature} and does not later turn it off. */
+  private static boolean has(String[] features, String feature) {
+    String off = "-" + feature.substring(1);
+    boolean on = false;
+    for (String x : features) {
+      if (x.equals(feature)) on = true;
+      else if (x.equals(off)) on = false;
+    }
+    return on;
+  }
+
+  /** Lanes of an element of {@code bytes} bytes in one register. */
+  int lanes(int bytes) {
+    return vectorBytes / bytes;
+  }
+}
