@@ -29,11 +29,18 @@ public final class Ir implements AutoCloseable {
   public final LLVMTypeRef f64;
   public final LLVMTypeRef ptr;
   public final LLVMTypeRef voidType;
+  private final Numerics numerics;
   private LLVMValueRef function;
 
+  /** A builder for code with XLA:CPU's numerics, denormals flushed by the hardware. */
   public Ir(LLVMContextRef ctx, LLVMModuleRef module) {
+    this(ctx, module, Numerics.XLA_CPU);
+  }
+
+  public Ir(LLVMContextRef ctx, LLVMModuleRef module, Numerics numerics) {
     this.ctx = ctx;
     this.module = module;
+    this.numerics = numerics;
     this.b = LLVMCreateBuilderInContext(ctx);
     i1 = LLVMInt1TypeInContext(ctx);
     i8 = LLVMInt8TypeInContext(ctx);
@@ -44,6 +51,11 @@ public final class Ir implements AutoCloseable {
     f64 = LLVMDoubleTypeInContext(ctx);
     ptr = LLVMPointerTypeInContext(ctx, 0);
     voidType = LLVMVoidTypeInContext(ctx);
+  }
+
+  /** The numerics policy emitters ask (denormals, contraction, reciprocal division). */
+  public Numerics numerics() {
+    return numerics;
   }
 
   @Override
@@ -338,8 +350,8 @@ public final class Ir implements AutoCloseable {
     return LLVMBuildFPTrunc(b, x, t, "");
   }
 
-  private static LLVMValueRef contract(LLVMValueRef v) {
-    if (LLVMCanValueUseFastMathFlags(v) != 0) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+  private LLVMValueRef contract(LLVMValueRef v) {
+    if (numerics.contractMultiplyAdd() && LLVMCanValueUseFastMathFlags(v) != 0) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
     return v;
   }
 
