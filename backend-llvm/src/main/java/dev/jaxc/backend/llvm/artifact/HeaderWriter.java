@@ -57,11 +57,11 @@ public final class HeaderWriter {
     h.append("int32_t ").append(name).append("(const void *const *inputs, void *const *outputs);\n");
     h.append("int32_t ").append(name).append("_num_inputs(void);\n");
     h.append("int32_t ").append(name).append("_num_outputs(void);\n\n");
-    h.append("/* Work memory: NAME takes it from a block kept across calls (allocated by the first\n");
-    h.append("   call; a call made while another holds it allocates its own). NAME_with_workspace\n");
-    h.append("   runs on the caller's block instead: at least NAME_workspace_size() bytes, aligned to\n");
-    h.append("   64 bytes, used by one call at a time (returns 1 if it is NULL or misaligned while\n");
-    h.append("   the size is not 0). */\n");
+    h.append("/* Work memory: ").append(name).append("() takes it from a block kept across calls (allocated\n");
+    h.append("   by the first call; a call made while another holds it allocates its own).\n");
+    h.append("   ").append(name).append("_with_workspace() runs on the caller's block instead: at least\n");
+    h.append("   ").append(name).append("_workspace_size() bytes, aligned to 64 bytes, used by one call at a\n");
+    h.append("   time (returns 1 if it is NULL or misaligned while the size is not 0). */\n");
     h.append("int64_t ").append(name).append("_workspace_size(void);\n");
     h.append("int32_t ").append(name)
         .append("_with_workspace(const void *const *inputs, void *const *outputs, void *workspace);\n\n");
