@@ -64,7 +64,9 @@ public final class Compiler {
     try {
       try (Ir ir = new Ir(ctx, module, target)) {
         ParallelFor parallel = new ParallelFor(ir, threading, target.arch());
-        EntryPoint.emit(ir, plan, name, consts, bases -> new ScheduleEmitter(ir, plan, parallel, bases).emitAll());
+        EntryPoint.emit(ir, plan, name, consts, target.arch(),
+            bases -> new ScheduleEmitter(ir, plan, parallel, bases).emitAll());
+        parallel.finish(name);
         forTarget(ir, target);
       }
       tm = new TargetMachine(target);
@@ -84,7 +86,13 @@ public final class Compiler {
    * Every defined function is tagged with the target CPU and features, so code generation uses
    * them whichever target machine (the artifact's or MCJIT's) compiles the module, and as free of
    * library-call idioms: a large zero fill (a scan carry's initial zeros) would otherwise become a
-   * {@code memset} import, and objects import only malloc, free and the thread functions.
+   * {@code memset} import, and objects import only malloc, free and the thread functions. And, when
+   * the hardware flushes denormals, with {@code "denormal-fp-math"="dynamic"}: LLVM then makes no
+   * transformation that depends on how denormals behave. IEEE (the default) would let it rewrite
+   * bit tests for zero into float compares, which DAZ answers differently; preserve-sign lets it
+   * take a denormal for a zero where its bits are read (it folded frexp's {@code select(|x| <
+   * min_normal, x * 2^23, x)} to {@code x}: misc_class_test_denormals). All functions alike:
+   * the inliner requires compatible modes.
    */
   private static void forTarget(Ir ir, TargetSpec target) {
     for (LLVMValueRef f = LLVMGetFirstFunction(ir.module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
@@ -92,6 +100,10 @@ public final class Compiler {
       ir.addFunctionAttribute(f, "no-builtins", "");
       ir.addFunctionAttribute(f, "target-cpu", target.cpu());
       if (!target.features().isEmpty()) ir.addFunctionAttribute(f, "target-features", target.features());
+      if (ir.numerics().flushesInHardware()) {
+        ir.addFunctionAttribute(f, "denormal-fp-math", "dynamic,dynamic");
+        ir.addFunctionAttribute(f, "denormal-fp-math-f32", "dynamic,dynamic");
+      }
     }
   }
 

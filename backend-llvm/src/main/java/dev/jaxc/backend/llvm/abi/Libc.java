@@ -4,13 +4,15 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Ir;
 import java.util.List;
+import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
  * The only C library functions generated code calls: {@code malloc} and {@code free} (the entry
  * point's workspace), and, only in modules with a parallel region, {@code getenv}, {@code sysconf},
- * {@code pthread_create} and {@code pthread_join} (the thread runtime). All are in glibc's
+ * {@code pthread_create}, {@code pthread_join} and {@code syscall} (the thread pool: futex,
+ * sched_yield). All are in glibc's
  * libc.so.6 since 2.34; before that the pthread ones are in libpthread.so.0 (the linker adds it).
  */
 public final class Libc {
@@ -18,7 +20,8 @@ public final class Libc {
    * The symbols of the thread runtime: a module with a split region imports them all (getenv and
    * sysconf not when the thread count is baked in), others none.
    */
-  public static final List<String> THREAD_SYMBOLS = List.of("getenv", "sysconf", "pthread_create", "pthread_join");
+  public static final List<String> THREAD_SYMBOLS =
+      List.of("getenv", "sysconf", "pthread_create", "pthread_join", "syscall");
 
   private Libc() {}
 
@@ -58,6 +61,15 @@ public final class Libc {
   public static LLVMValueRef pthreadJoin(Ir ir, LLVMValueRef handle, LLVMValueRef result) {
     LLVMTypeRef t = ir.fnType(ir.i32, ir.i64, ir.ptr);
     return ir.call(t, declare(ir, "pthread_join", t), handle, result);
+  }
+
+  /** {@code long syscall(long number, ...)}: variadic; integer and pointer arguments. */
+  public static LLVMValueRef syscall(Ir ir, LLVMValueRef number, LLVMValueRef... args) {
+    LLVMTypeRef t = LLVMFunctionType(ir.i64, new PointerPointer<>(1).put(0, ir.i64), 1, 1);
+    LLVMValueRef[] all = new LLVMValueRef[args.length + 1];
+    all[0] = number;
+    System.arraycopy(args, 0, all, 1, args.length);
+    return ir.call(t, declare(ir, "syscall", t), all);
   }
 
   private static LLVMValueRef declare(Ir ir, String name, LLVMTypeRef t) {

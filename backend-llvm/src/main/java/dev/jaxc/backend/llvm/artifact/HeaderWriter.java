@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Writes {@code NAME.h}: the C ABI of architecture.md, with every input and output described in
  * comments and in a descriptor table. The table is {@code static const} data in the header itself,
- * so the header needs nothing from the object file beyond the three functions.
+ * so the header needs nothing from the object file beyond the functions it declares.
  */
 public final class HeaderWriter {
   private HeaderWriter() {}
@@ -52,10 +52,23 @@ public final class HeaderWriter {
     h.append("   patterns; complex is (real, imag) pairs. */\n\n");
     h.append("/* Runs the function once. Returns 0 on success, 1 for a null argument, 2 when out\n");
     h.append("   of memory. Safe to call from several threads at once. Buffers need only the\n");
-    h.append("   natural alignment of their element type. */\n");
+    h.append("   natural alignment of their element type. The caller's floating-point control\n");
+    h.append("   register (MXCSR / FPCR) is the same after the call. */\n");
     h.append("int32_t ").append(name).append("(const void *const *inputs, void *const *outputs);\n");
     h.append("int32_t ").append(name).append("_num_inputs(void);\n");
     h.append("int32_t ").append(name).append("_num_outputs(void);\n\n");
+    h.append("/* Work memory: ").append(name).append("() takes it from a block kept across calls (allocated\n");
+    h.append("   by the first call; a call made while another holds it allocates its own).\n");
+    h.append("   ").append(name).append("_with_workspace() runs on the caller's block instead: at least\n");
+    h.append("   ").append(name).append("_workspace_size() bytes, aligned to 64 bytes, used by one call at a\n");
+    h.append("   time (returns 1 if it is NULL or misaligned while the size is not 0). */\n");
+    h.append("int64_t ").append(name).append("_workspace_size(void);\n");
+    h.append("int32_t ").append(name)
+        .append("_with_workspace(const void *const *inputs, void *const *outputs, void *workspace);\n\n");
+    h.append("/* Threads for later calls: n >= 1 sets the count (at most 64), n <= 0 restores the\n");
+    h.append("   default (JAXC_NUM_THREADS, else the online CPUs). Returns the count now in effect\n");
+    h.append("   (1 for a function with no work split across threads). */\n");
+    h.append("int32_t ").append(name).append("_set_num_threads(int32_t n);\n\n");
     h.append("/* Descriptor table: one entry per input and per output. */\n");
     String desc = name + "_tensor_desc";
     h.append("typedef struct ").append(desc).append(" {\n");

@@ -4,6 +4,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.ir.DType;
 import java.util.function.BinaryOperator;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -347,7 +348,9 @@ final class Arith {
         case GT -> LLVMIntSGT;
         case GE -> LLVMIntSGE;
       }, x.v(), y.v()));
-      case FLOAT -> Value.of(ir.fcmp(switch (c) {
+      case FLOAT -> !daz && (c == Cmp.EQ || c == Cmp.NE) && ir.numerics().flushesInHardware()
+          ? Value.of(zeroByClass(c, x.v(), y.v()))
+          : Value.of(ir.fcmp(switch (c) {
         case EQ -> LLVMRealOEQ;
         case NE -> LLVMRealUNE;
         case LT -> LLVMRealOLT;
@@ -362,6 +365,25 @@ final class Arith {
       };
       case OTHER -> throw unsupported("comparison", d);
     };
+  }
+
+  /**
+   * x == 0 (or !=) without DAZ, as XLA's {@code llvm.is.fpclass} fold tests it: by class, so a
+   * denormal is not zero even while the hardware reads it as zero. One operand is a zero literal
+   * ({@link ClassTestFold} picks only those).
+   */
+  private LLVMValueRef zeroByClass(Cmp c, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef v = isZeroConstant(y) ? x : y;
+    if (!isZeroConstant(x) && !isZeroConstant(y)) throw new IllegalStateException("class test without a zero literal");
+    final int fcZero = 0x60;  // fcNegZero | fcPosZero
+    LLVMValueRef zero = ir.intrinsic("llvm.is.fpclass", new LLVMTypeRef[] {ir.typeOf(v)}, v, ir.i32(fcZero));
+    return c == Cmp.EQ ? zero : ir.not(zero);
+  }
+
+  private static boolean isZeroConstant(LLVMValueRef v) {
+    if (LLVMIsAConstantFP(v) == null || LLVMIsAConstantFP(v).isNull()) return false;
+    int[] lost = new int[1];
+    return LLVMConstRealGetDouble(v, lost) == 0.0;
   }
 
   /** x if c, else y (c is i1). */

@@ -64,7 +64,9 @@ public final class Conversions {
     }
     // Float to float. f16 and bf16 values are f32 already (exact).
     if (from == DType.F64) {
-      LLVMValueRef f = Ftz.flush(ir, DType.F32, ir.fptrunc(Ftz.daz(ir, from, x), ir.f32));
+      LLVMValueRef v = Ftz.daz(ir, from, x);
+      LLVMValueRef f = Ftz.flush(ir, DType.F32, ir.fptrunc(v, ir.f32));
+      if (ir.numerics().flushesInHardware()) f = roundedUpToMinNormal(ir, v, f);
       return roundTo16(ir, f, to);
     }
     if (to == DType.F64) {
@@ -72,6 +74,19 @@ public final class Conversions {
     }
     // Among f16, bf16 and f32: rounding by integer operations, no flushing.
     return roundTo16(ir, x, to);
+  }
+
+  /**
+   * An f64 just below f32's smallest normal that rounds up to it stays that normal, as x86 (which
+   * detects tininess after rounding) gives it; AArch64's FZ detects tininess before rounding and
+   * flushes it (golden case convert_f64_to_f32).
+   */
+  private static LLVMValueRef roundedUpToMinNormal(Ir ir, LLVMValueRef v, LLVMValueRef f) {
+    LLVMValueRef a = ir.fabs(v);
+    double min = Float.MIN_NORMAL;
+    LLVMValueRef up = ir.and(ir.fcmp(LLVMRealOGE, a, ir.constReal(ir.f64, min - Math.scalb(1.0, -150))),
+        ir.fcmp(LLVMRealOLT, a, ir.constReal(ir.f64, min)));
+    return ir.select(up, ir.copysign(ir.constReal(ir.f32, min), f), f);
   }
 
   private static LLVMValueRef roundTo16(Ir ir, LLVMValueRef f32, DType to) {

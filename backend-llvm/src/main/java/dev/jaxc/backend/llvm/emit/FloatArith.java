@@ -57,11 +57,14 @@ final class FloatArith {
     return ir.intrinsic("llvm.minimum", in(d, x), in(d, y));
   }
 
-  /** NaN stays NaN (with its sign), ±0 stays ±0, otherwise ±1. */
+  /**
+   * NaN stays NaN (with its sign), ±0 stays ±0, otherwise ±1: XLA's {@code copysign(x != 0, x)},
+   * NaN passed through, so a denormal (read as zero) gives a zero of its sign.
+   */
   LLVMValueRef sign(DType d, LLVMValueRef x) {
     LLVMValueRef v = in(d, x);
-    LLVMValueRef keep = ir.fcmp(LLVMRealUEQ, v, c(v, 0.0));  // zero or NaN
-    return ir.select(keep, v, ir.copysign(c(v, 1.0), v));
+    LLVMValueRef nonzero = ir.select(ir.fcmp(LLVMRealONE, v, c(v, 0.0)), c(v, 1.0), c(v, 0.0));
+    return ir.select(ir.fcmp(LLVMRealUNO, v, v), v, ir.copysign(nonzero, v));
   }
 
   /** A square root of a negative number is NaN; sqrt(-0) = -0. */
@@ -115,7 +118,7 @@ final class FloatArith {
    * compares equal to zero there (DAZ), so the result is NaN.
    */
   LLVMValueRef rem(DType d, LLVMValueRef x, LLVMValueRef y) {
-    return FloatRem.fmod(ir, x, in(d, y));
+    return FloatRem.fmod(ir, x, Ftz.dazBits(ir, d, y));  // integer code: DAZ by hand
   }
 
   /**

@@ -30,18 +30,30 @@ public final class Ir implements AutoCloseable {
   public final LLVMTypeRef f64;
   public final LLVMTypeRef ptr;
   public final LLVMTypeRef voidType;
+  private final Numerics numerics;
   private LLVMValueRef function;
   /** The machine the code is for (kernels pick vector widths from it), or null if unknown. */
   private final TargetSpec target;
 
+  /** A builder for code with XLA:CPU's numerics, denormals flushed by the hardware. */
   public Ir(LLVMContextRef ctx, LLVMModuleRef module) {
-    this(ctx, module, null);
+    this(ctx, module, null, Numerics.XLA_CPU);
   }
 
+  /** A builder for code for {@code target} with XLA:CPU's numerics. */
   public Ir(LLVMContextRef ctx, LLVMModuleRef module, TargetSpec target) {
+    this(ctx, module, target, Numerics.XLA_CPU);
+  }
+
+  public Ir(LLVMContextRef ctx, LLVMModuleRef module, Numerics numerics) {
+    this(ctx, module, null, numerics);
+  }
+
+  public Ir(LLVMContextRef ctx, LLVMModuleRef module, TargetSpec target, Numerics numerics) {
     this.target = target;
     this.ctx = ctx;
     this.module = module;
+    this.numerics = numerics;
     this.b = LLVMCreateBuilderInContext(ctx);
     i1 = LLVMInt1TypeInContext(ctx);
     i8 = LLVMInt8TypeInContext(ctx);
@@ -57,6 +69,11 @@ public final class Ir implements AutoCloseable {
   /** The target machine, or null where the module's target is unknown (kernels then use baseline code). */
   public TargetSpec target() {
     return target;
+  }
+
+  /** The numerics policy emitters ask (denormals, contraction, reciprocal division). */
+  public Numerics numerics() {
+    return numerics;
   }
 
   @Override
@@ -351,8 +368,8 @@ public final class Ir implements AutoCloseable {
     return LLVMBuildFPTrunc(b, x, t, "");
   }
 
-  private static LLVMValueRef contract(LLVMValueRef v) {
-    if (LLVMCanValueUseFastMathFlags(v) != 0) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+  private LLVMValueRef contract(LLVMValueRef v) {
+    if (numerics.contractMultiplyAdd() && LLVMCanValueUseFastMathFlags(v) != 0) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
     return v;
   }
 

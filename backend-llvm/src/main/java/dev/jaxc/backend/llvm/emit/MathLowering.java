@@ -28,7 +28,7 @@ final class MathLowering {
   MathLowering(Ir ir, Arith arith) {
     this.ir = ir;
     this.arith = arith;
-    this.lib = new MathLibrary(ir.module, false);
+    this.lib = new MathLibrary(ir.module, false);  // the denormal mode attribute is set by Compiler
     this.complex = new ComplexMath(ir, arith, lib);
   }
 

@@ -49,6 +49,11 @@ public final class XlaRewrites {
   private final Map<Eqn, Contraction> contractions = new IdentityHashMap<>();
 
   public XlaRewrites(Plan plan) {
+    this(plan, Numerics.XLA_CPU);
+  }
+
+  /** The rewrites {@code numerics} asks for (none of a kind it turns off). */
+  public XlaRewrites(Plan plan, Numerics numerics) {
     Map<Var, Eqn> def = new IdentityHashMap<>();
     for (Eqn e : plan.jaxpr().eqns()) {
       for (Var o : e.outs()) def.put(o, e);
@@ -59,7 +64,7 @@ public final class XlaRewrites {
     Set<Var> outputs = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Atom a : plan.jaxpr().outs()) if (a instanceof Var v) outputs.add(v);
     for (Eqn e : plan.jaxpr().eqns()) {
-      if (e.primitive().equals("div") && e.ins().get(1) instanceof Literal
+      if (numerics.reciprocalOfLiteralDivisor() && e.primitive().equals("div") && e.ins().get(1) instanceof Literal
           && !(e.ins().get(0) instanceof Literal)) {
         DType d = dtype(e.outs().get(0));
         if (d == DType.F16 || d == DType.F32 || d == DType.F64) reciprocal.add(e);
@@ -69,6 +74,7 @@ public final class XlaRewrites {
       }
     }
     for (Eqn e : plan.jaxpr().eqns()) {
+      if (!numerics.contractMultiplyAdd()) break;
       if (!e.primitive().equals("add") && !e.primitive().equals("sub")) continue;
       DType d = dtype(e.outs().get(0));
       if (d != DType.F32 && d != DType.F64) continue;

@@ -51,7 +51,7 @@ public final class ScheduleEmitter {
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;
-    this.rewrites = new XlaRewrites(plan);
+    this.rewrites = new XlaRewrites(plan, ir.numerics());
     this.lowering = new ElementwiseLowering(ir, ClassTestFold.rawZeroCompares(plan.jaxpr()), rewrites);
     this.access = new BufferAccess(ir);
     this.loops = new LoopEmitter(ir, parallel);

@@ -64,6 +64,7 @@ public final class Jit implements AutoCloseable {
 
   @Override
   public void close() {
+    LLVMRunStaticDestructors(engine);  // stops the module's threads, frees what it cached
     LLVMDisposeExecutionEngine(engine);
   }
 }

@@ -5,9 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.ParallelRegions;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiConsumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -27,8 +25,6 @@ public final class ParallelFor implements ParallelRegions {
   private final Ir ir;
   private final Threading threading;
   private final ThreadRuntime runtime;
-  /** Per function that has regions: its thread-count slot (by the function's address). */
-  private final Map<Long, LLVMValueRef> counts = new HashMap<>();
 
   public ParallelFor(Ir ir, Threading threading, TargetSpec.Arch arch) {
     this.ir = ir;
@@ -58,27 +54,15 @@ public final class ParallelFor implements ParallelRegions {
       ir.store(captured.get(k), ir.gep(ir.i8, ctx, ir.i64((long) Outliner.SLOT * k)), Outliner.SLOT);
     }
     long useful = Math.min(threading.useful(work), units);
-    ir.call(runtime.parallelForType(), runtime.parallelFor(), fn, ctx, ir.i64(n), ir.i64(grain), ir.i64(useful),
-        threadCount());
+    ir.call(runtime.parallelForType(), runtime.parallelFor(), fn, ctx, ir.i64(n), ir.i64(grain), ir.i64(useful));
   }
 
   /**
-   * The caller's slot for the thread count, 0 until its first region asks: one per function (the
-   * entry point), set to 0 at its top, so each call asks at most once.
+   * Emits what the C ABI adds for threads, once the module's regions are emitted: {@code int32_t
+   * NAME_set_num_threads(int32_t n)} (see {@link ThreadRuntime#emitSetter}).
    */
-  private LLVMValueRef threadCount() {
-    LLVMValueRef fn = ir.function();
-    return counts.computeIfAbsent(fn.address(), a -> {
-      LLVMBuilderRef b = atEntry(fn);
-      try {
-        LLVMValueRef slot = LLVMBuildAlloca(b, ir.i64, "");
-        LLVMSetAlignment(slot, 8);
-        LLVMSetAlignment(LLVMBuildStore(b, ir.i64(0), slot), 8);
-        return slot;
-      } finally {
-        LLVMDisposeBuilder(b);
-      }
-    });
+  public void finish(String name) {
+    runtime.emitSetter(name);
   }
 
   private boolean inParallelBody() {

@@ -8,13 +8,15 @@ package dev.jaxc.backend.llvm.runtime;
  * with less than twice that runs inline, with no thread code.
  */
 public record Threading(int threads, long minWork) {
-  /** The most threads one parallel region runs on (the handles live on the caller's stack). */
+  /** The most threads one parallel region runs on (the pool keeps one handle per worker). */
   public static final int MAX_THREADS = 64;
 
   /**
-   * Starting and joining a thread costs about 20 µs (x86-64 Linux); one fused elementwise op on
-   * an element or one GEMM multiply-add costs about 0.1 ns in vectorised code, so 2^20 of them
-   * (about 100 µs) make a share worth a thread.
+   * One fused elementwise op on an element or one GEMM multiply-add costs about 0.1 ns in
+   * vectorised code, so 2^20 of them (about 100 µs) make a share worth a thread. Chosen when
+   * every region started and joined its threads (about 20 µs, x86-64 Linux); the pool's parked
+   * workers wake in a few µs, so a lower threshold may pay off: not re-measured yet (the
+   * development machine was too busy to time regions of tens of µs).
    */
   public static final long DEFAULT_MIN_WORK = 1L << 20;
 

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The C ABI from the outside: a C program includes the generated header, links a shared library
  * made from jaxc's object, checks the counts, the error codes for null arguments, the results
- * (its own C arithmetic is the reference), an input passed through and a literal output, and 8
- * threads calling the entry point at once. The model needs a workspace (b has two uses), so
- * malloc/free run on every call. Its fusions are compiled to run split across threads (a low work
- * threshold), so each of the 8 callers also starts threads; the program runs with
- * JAXC_NUM_THREADS unset, 1 and 4, and once where no thread can start. AArch64 runs under
- * qemu-aarch64.
+ * (its own C arithmetic is the reference), an input passed through and a literal output, the
+ * caller's rounding mode kept across a call and not used inside it (FTZ/DAZ not left set either),
+ * the workspace API (size, caller's block, misaligned or null block refused), the thread-count
+ * setter, and 8 threads calling the entry point at once (half of the calls on their own
+ * workspace). The model needs a workspace (b has two uses). Its fusions are compiled to run split
+ * across threads (a low work threshold), so the callers share the pool or run regions inline;
+ * the program runs with JAXC_NUM_THREADS unset, 1 and 4, and once where no thread can start.
+ * AArch64 runs under qemu-aarch64.
  */
 class CAbiTest {
   @TempDir Path dir;
@@ -49,17 +51,19 @@ class CAbiTest {
       """;
 
   static final String PROGRAM = """
+      #include <fenv.h>
       #include <pthread.h>
       #include <stdio.h>
       #include <stdlib.h>
       #include "m.h"
-      static int check(int seed) {
+      /* seed's results; ws: NULL for m(), else m_with_workspace() on that block */
+      static int check(int seed, void *ws) {
         int32_t a[4096], d[4096], lit = 0;
         float f[4096], s = 0.5f * (float)seed, s2 = 0;
         for (int i = 0; i < 4096; i++) a[i] = i * seed - 2000;
         const void *ins[2] = {a, &s};
         void *outs[4] = {f, d, &s2, &lit};
-        if (m(ins, outs) != 0) return 1;
+        if ((ws ? m_with_workspace(ins, outs, ws) : m(ins, outs)) != 0) return 1;
         for (int i = 0; i < 4096; i++) {
           if (f[i] != (float)(a[i] * a[i] + 1) * s) return 2;
           if (d[i] != a[i] * a[i] - 7) return 3;
@@ -69,17 +73,36 @@ class CAbiTest {
       static int rounds = 200;
       static void *worker(void *arg) {
         long bad = 0;
-        for (int k = 0; k < rounds; k++) bad += check((int)(long)arg + k % 3) != 0;
+        void *ws = aligned_alloc(64, (m_workspace_size() + 63) / 64 * 64);
+        for (int k = 0; k < rounds; k++) bad += check((int)(long)arg + k % 3, k % 2 ? ws : 0) != 0;
+        free(ws);
         return (void *)bad;
       }
       static void *noop(void *arg) { return arg; }
+      /* The caller's rounding mode (in MXCSR / FPCR) survives a call, and does not leak into it
+         (the int -> float conversions round up otherwise); FTZ/DAZ are not left set. */
+      static int mode(void) {
+        if (fesetround(FE_UPWARD) != 0) return 0;  /* no such mode: nothing to check */
+        int32_t a[4096], d[4096], lit = 0;
+        float f[4096], s = 1.0f, s2 = 0;
+        for (int i = 0; i < 4096; i++) a[i] = 4097 + i;  /* a*a + 1 above 2^24: rounded */
+        const void *ins[2] = {a, &s};
+        void *outs[4] = {f, d, &s2, &lit};
+        int rc = m(ins, outs);
+        int kept = fegetround() == FE_UPWARD;
+        fesetround(FE_TONEAREST);
+        if (rc != 0 || !kept) return 1;
+        for (int i = 0; i < 4096; i++) if (f[i] != (float)(a[i] * a[i] + 1)) return 2;
+        volatile float tiny = 1e-40f, one = 1.0f;
+        return tiny * one != 0.0f ? 0 : 3;
+      }
       int main(int argc, char **argv) {
         if (argc > 1 && argv[1][0] == 'i') {  /* "inline": one caller, no worker threads */
           pthread_t t;
           int rc = pthread_create(&t, 0, noop, 0);
           if (rc == 0) pthread_join(t, 0);
           printf("%s\\n", rc ? "threads cannot start" : "threads can start");
-          for (int k = 0; k < 20; k++) if (check(k + 1)) return 40;
+          for (int k = 0; k < 20; k++) if (check(k + 1, 0)) return 40;
           puts("ok");
           return 0;
         }
@@ -93,8 +116,26 @@ class CAbiTest {
         void *noout[4] = {f, d, 0, &lit};
         if (m(0, outs) != 1 || m(ins, 0) != 1) return 11;
         if (m(noin, outs) != 1 || m(ins, noout) != 1) return 12;
-        int r = check(1);
+        int r = check(1, 0);
         if (r) return 20 + r;
+        r = mode();
+        if (r) return 50 + r;
+        /* b (16 KiB) lives in the workspace; a caller's block must be 64-byte aligned */
+        int64_t size = m_workspace_size();
+        if (size < 16384) return 60;
+        char *ws = aligned_alloc(64, (size + 64 + 63) / 64 * 64);
+        if (m_with_workspace(ins, outs, 0) != 1 || m_with_workspace(ins, outs, ws + 8) != 1) return 61;
+        r = check(2, ws);
+        if (r) return 62;
+        free(ws);
+        /* thread counts: the default, a set count, the cap; results never change */
+        int dflt = m_set_num_threads(0);
+        if (dflt < 1 || dflt > 64 || m_set_num_threads(3) != 3 || m_set_num_threads(1000) != 64) return 70;
+        for (int n = 1; n <= 5; n++) {
+          if (m_set_num_threads(n) != n) return 71;
+          if (check(n + 3, 0)) return 72;
+        }
+        if (m_set_num_threads(0) != dflt) return 73;
         pthread_t t[8];
         for (long k = 0; k < 8; k++) pthread_create(&t[k], 0, worker, (void *)(k + 1));
         long bad = 0;
@@ -117,7 +158,7 @@ class CAbiTest {
       Linker.linkShared(m.objectCode(), dir.resolve("libm_jaxc.so"), spec);
     }
     Files.writeString(dir.resolve("main.c"), PROGRAM);
-    run(List.of(cc, "-O1", "-o", "main", "main.c", "-L.", "-lm_jaxc", "-lpthread", "-Wl,-rpath," + dir));
+    run(List.of(cc, "-O1", "-o", "main", "main.c", "-L.", "-lm_jaxc", "-lpthread", "-lm", "-Wl,-rpath," + dir));
   }
 
   private static boolean onPath(String tool) {

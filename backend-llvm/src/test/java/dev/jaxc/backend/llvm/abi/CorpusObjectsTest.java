@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every golden case the backend compiles also compiles, verifies and emits for the baseline
- * x86-64 and AArch64 targets; the objects define exactly the C ABI's three symbols and need
- * nothing from outside but malloc and free and, where work is split across threads, the thread
- * runtime's pthread_create, pthread_join, getenv and sysconf (no libm, no compiler runtime);
+ * x86-64 and AArch64 targets; the objects define exactly the C ABI's functions (the contract's
+ * three, the workspace pair and the thread-count setter) and need nothing from outside but malloc
+ * and free and, where work is split across threads, the thread runtime's pthread_create,
+ * pthread_join, getenv, sysconf and syscall (no libm, no compiler runtime);
  * and compiling twice gives byte-identical objects.
  */
 class CorpusObjectsTest {
@@ -78,7 +79,8 @@ class CorpusObjectsTest {
         Set<String> imports = new TreeSet<>(syms.undefined());
         imports.removeAll(ALLOWED_IMPORTS);
         if (!imports.isEmpty()) problems.add(model.getParent().getFileName() + " " + spec.arch() + " imports " + imports);
-        assertEquals(new TreeSet<>(List.of(name, name + "_num_inputs", name + "_num_outputs")),
+        assertEquals(new TreeSet<>(List.of(name, name + "_num_inputs", name + "_num_outputs", name + "_workspace_size",
+            name + "_with_workspace", name + "_set_num_threads")),
             new TreeSet<>(syms.defined()), model.toString());
         if (compiled % 16 == 1) {
           try (CompiledModule again = Compiler.compile(Compile.program(Files.readString(model)), spec, name)) {

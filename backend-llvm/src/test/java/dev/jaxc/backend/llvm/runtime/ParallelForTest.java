@@ -34,8 +34,9 @@ import org.junit.jupiter.api.Test;
  * chunking that reordered or dropped a term would show) on 1 to 64 threads, with chunks that
  * are uneven, smaller than the thread count, a GEMM's remainder tile, a matrix-vector product
  * (split over tiles of the only output axis), a 1-D fusion (split at multiples of the vector
- * grain), and fusions inside a while body (capturing the loop's carry and counter); and 8 Java
- * threads running one threaded module at once.
+ * grain), and fusions inside a while body (capturing the loop's carry and counter); 8 Java
+ * threads running one threaded module at once (sharing its pool, or running regions inline);
+ * and denormals flushed (FTZ/DAZ) on every thread.
  */
 class ParallelForTest {
   private static final String GEMM = """
@@ -149,6 +150,40 @@ class ParallelForTest {
         for (Future<Integer> f : bad) assertEquals(0, f.get());
       } finally {
         pool.shutdownNow();
+      }
+    }
+  }
+
+  /**
+   * XLA:CPU's FTZ/DAZ on every thread: a denormal operand reads as zero, a denormal product is
+   * flushed, whichever thread of the pool (or the caller) runs the chunk.
+   */
+  @Test
+  void denormalsFlushOnEveryThread() {
+    int n = 20000;
+    float[] x = new float[n];
+    float[] want = new float[n];
+    for (int i = 0; i < n; i++) {
+      float sign = i % 2 == 0 ? 1f : -1f;
+      x[i] = switch (i % 4) {
+        case 0, 1 -> sign * Float.MIN_NORMAL * 0.75f;  // denormal: reads as zero
+        case 2 -> sign * Float.MIN_NORMAL * 1.5f;      // normal, its half is denormal: flushed
+        default -> sign * (1 + i);
+      };
+      float r = x[i] * 0.5f;
+      boolean flushed = Math.abs(x[i]) < Float.MIN_NORMAL || Math.abs(r) < Float.MIN_NORMAL;
+      want[i] = flushed ? Math.copySign(0f, r) : r;
+    }
+    Program p = Compile.program("{ lambda ; x:f32[20000]. let y:f32[20000] = mul x 0.5:f32[] in (y,) }");
+    for (Threading t : List.of(Threading.SERIAL, forced(2), forced(4))) {
+      try (CompiledModule m = Compiler.compile(p, TargetSpec.host(), "f", Consts.NONE, t)) {
+        for (int r = 0; r < 3; r++) {
+          float[] got = floats(run(m, floats(x)).get(0));
+          for (int i = 0; i < n; i++) {
+            int k = i;
+            assertEquals(Float.floatToRawIntBits(want[i]), Float.floatToRawIntBits(got[i]), () -> t + " element " + k);
+          }
+        }
       }
     }
   }
