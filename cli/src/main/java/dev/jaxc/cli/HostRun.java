@@ -2,6 +2,7 @@ package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.ErrorCode;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
@@ -40,7 +41,12 @@ final class HostRun {
    * rng_uniform keys are assigned first, while calls are still calls.
    */
   static Program lower(Program typed) {
-    return RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)));
+    return lower(typed, PhaseTimer.NONE);
+  }
+
+  /** As above, timed as the phase "canon". */
+  static Program lower(Program typed, PhaseTimer timer) {
+    return timer.time("canon", () -> RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

@@ -28,6 +28,8 @@ public final class ParallelFor {
   private final ThreadRuntime runtime;
   /** Per function that has regions: its thread-count slot (by the function's address). */
   private final Map<Long, LLVMValueRef> counts = new HashMap<>();
+  /** Functions whose regions use another function's slot (callee address to caller). */
+  private final Map<Long, LLVMValueRef> countOwners = new HashMap<>();
 
   public ParallelFor(Ir ir, Threading threading, TargetSpec.Arch arch) {
     this.ir = ir;
@@ -65,7 +67,7 @@ public final class ParallelFor {
    * entry point), set to 0 at its top, so each call asks at most once.
    */
   private LLVMValueRef threadCount() {
-    LLVMValueRef fn = ir.function();
+    LLVMValueRef fn = countOwners.getOrDefault(ir.function().address(), ir.function());
     return counts.computeIfAbsent(fn.address(), a -> {
       LLVMBuilderRef b = atEntry(fn);
       try {
@@ -77,6 +79,17 @@ public final class ParallelFor {
         LLVMDisposeBuilder(b);
       }
     });
+  }
+
+  /**
+   * While {@code callee} is emitted, its regions use {@code caller}'s thread-count slot (a value
+   * of the caller, which the callee's emitter must pass in as an argument), so a call of the entry
+   * point asks for the thread count once however many functions its schedule is split into.
+   * {@code caller} null ends the sharing (before {@code callee} is deleted).
+   */
+  public void shareThreadCount(LLVMValueRef callee, LLVMValueRef caller) {
+    if (caller == null) countOwners.remove(callee.address());
+    else countOwners.put(callee.address(), caller);
   }
 
   private boolean inParallelBody() {
