@@ -68,6 +68,7 @@ public final class JaxprParser {
   }
 
   private static String decode(byte[] bytes) {
+    if (isAscii(bytes)) return new String(bytes, StandardCharsets.ISO_8859_1);  // one compact copy
     CharsetDecoder dec =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -86,6 +87,11 @@ public final class JaxprParser {
     }
     dec.flush(out);
     return out.flip().toString();
+  }
+
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) if (b < 0) return false;
+    return true;
   }
 
   /** Rejects binary input: control characters other than tab and line breaks. */
