@@ -18,11 +18,9 @@ final class LineIndex {
     int[] s = new int[16];
     int n = 0;
     s[n++] = 0;
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) == '\n') {
-        if (n == s.length) s = Arrays.copyOf(s, n * 2);
-        s[n++] = i + 1;
-      }
+    for (int i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {  // indexOf is vectorised
+      if (n == s.length) s = Arrays.copyOf(s, n * 2);
+      s[n++] = i + 1;
     }
     this.starts = s;
     this.count = n;

@@ -90,6 +90,9 @@ public final class StepFunctions {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     ir.addFunctionAttribute(fn, "noinline");
     ir.addFunctionAttribute(fn, "nounwind");
+    // noalias buffers would let LLVM turn copy loops into memcpy calls: the generated code calls
+    // only what abi/Libc lists.
+    ir.addFunctionAttribute(fn, "no-builtins", "");
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(scratch); bb != null && !bb.isNull();
         bb = LLVMGetFirstBasicBlock(scratch)) {
       LLVMRemoveBasicBlockFromParent(bb);
