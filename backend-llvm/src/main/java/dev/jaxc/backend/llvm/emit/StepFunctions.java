@@ -26,10 +26,11 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * <p>A step function is {@code void NAME.step.K(ptr b0, ptr b1, ..., v0, v1, ...)}: first the
  * address of every buffer the step touches, in the order the step first asks for them, then any
  * other value of the entry point the step's code uses (the thread-count slot of {@link
- * ParallelFor}, shared so a call asks once). A workspace buffer's parameter is {@code noalias}
- * and {@code align 64}: buffers one step touches are live together, so the workspace allocator
- * never overlaps them. The body is first emitted into a scratch function with a placeholder per
- * buffer, then moved into a function of the right signature.
+ * ParallelFor}, shared so a call asks once). Parameters carry no {@code noalias}: parallel
+ * regions hand them to threads through memory, and accesses through a loaded pointer are not
+ * "based on" the argument, so they would be undefined behaviour (split GEMMs gave other bits).
+ * The body is first emitted into a scratch function with a placeholder per buffer, then moved
+ * into a function of the right signature.
  *
  * <p>Two steps whose functions print the same (apart from their names) are one function called
  * twice: the layers of a model repeat, and their steps differ only in the buffers they are given.
@@ -104,10 +105,6 @@ public final class StepFunctions {
       LLVMValueRef param = LLVMGetParam(fn, k);
       LLVMReplaceAllUsesWith(e.getValue(), param);
       LLVMInstructionEraseFromParent(e.getValue());
-      if (e.getKey() instanceof Buffer.Temp) {
-        addParamAttribute(fn, k, "noalias", 0);
-        addParamAttribute(fn, k, "align", Plan.ALIGNMENT);
-      }
       args.add(bases.apply(e.getKey()));
       k++;
     }
@@ -205,11 +202,6 @@ public final class StepFunctions {
     distinct.put(text, fn);
     if (name != null) LLVMSetValueName2(fn, name, name.length());
     return fn;
-  }
-
-  private void addParamAttribute(LLVMValueRef fn, int param, String attr, long value) {
-    int kind = LLVMGetEnumAttributeKindForName(attr, attr.length());
-    LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(ir.ctx, kind, value));
   }
 
   private static boolean isA(LLVMValueRef v) {
