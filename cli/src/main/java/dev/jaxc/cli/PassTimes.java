@@ -3,6 +3,8 @@ package dev.jaxc.cli;
 import dev.jaxc.backend.llvm.PhaseTimer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,25 +17,31 @@ import java.util.Locale;
  * to stderr as a table when the command ends. A phase that throws is still recorded.
  */
 final class PassTimes implements PhaseTimer {
-  private record Row(String phase, long nanos, long heap, long rss) {}
+  private record Row(String phase, long nanos, long cpu, long heap, long rss) {}
 
   private final List<Row> rows = new ArrayList<>();
   private final long start = System.nanoTime();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  /** The compiling thread's CPU time at the last row (phases run on it, LLVM's included). */
+  private long lastCpu = cpuNow();
 
   @Override
   public void record(String phase, long nanos) {
     Runtime rt = Runtime.getRuntime();
     long heap = rt.totalMemory() - rt.freeMemory();
     long rss = rssBytes("VmRSS:");
+    long cpu = cpuNow();
     synchronized (rows) {
-      rows.add(new Row(phase, nanos, heap, rss));
+      rows.add(new Row(phase, nanos, cpu < 0 ? -1 : cpu - lastCpu, heap, rss));
+      lastCpu = cpu;
     }
   }
 
   /** The table: one row per phase, then the total since this timer began and the peak RSS. */
   void print(PrintWriter err) {
     long total = System.nanoTime() - start;
-    err.println("jaxc: --time-passes (wall ms, Java heap in use after, process RSS after)");
+    err.println("jaxc: --time-passes (wall ms, this thread's CPU ms since the row before, Java heap in use after,"
+        + " process RSS after)");
     long timed = 0;
     List<Row> all;
     synchronized (rows) {
@@ -41,12 +49,17 @@ final class PassTimes implements PhaseTimer {
     }
     for (Row r : all) {
       timed += r.nanos;
-      err.println(String.format(Locale.ROOT, "  %-16s %9.1f ms %8s %8s", r.phase, r.nanos / 1e6, mib(r.heap), mib(r.rss)));
+      err.println(String.format(Locale.ROOT, "  %-16s %9.1f ms %9s %8s %8s", r.phase, r.nanos / 1e6,
+          r.cpu < 0 ? "-" : String.format(Locale.ROOT, "%.1f cpu", r.cpu / 1e6), mib(r.heap), mib(r.rss)));
     }
     err.println(String.format(Locale.ROOT, "  %-16s %9.1f ms", "other", (total - timed) / 1e6));
     err.println(String.format(Locale.ROOT, "  %-16s %9.1f ms %8s %8s peak RSS", "total (in JVM)", total / 1e6, "",
         mib(rssBytes("VmHWM:"))));
     err.flush();
+  }
+
+  private long cpuNow() {
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
   }
 
   private static String mib(long bytes) {

@@ -22,7 +22,7 @@ class TimePassesTest {
     assertEquals(ExitCode.OK, r.status(), r.err());
     assertTrue(Files.size(out) > 0);
     for (String phase : List.of("read", "parse", "type", "canon", "plan", "emit IR", "verify", "optimise", "codegen", "write")) {
-      Pattern row = Pattern.compile("(?m)^  " + Pattern.quote(phase) + " +\\d+\\.\\d ms +\\d+ MiB +(\\d+ MiB|-)$");
+      Pattern row = Pattern.compile("(?m)^  " + Pattern.quote(phase) + " +\\d+\\.\\d ms +(\\d+\\.\\d cpu|-) +\\d+ MiB +(\\d+ MiB|-)$");
       assertTrue(row.matcher(r.err()).find(), phase + " missing in:\n" + r.err());
     }
     assertTrue(r.err().contains("peak RSS"), r.err());
