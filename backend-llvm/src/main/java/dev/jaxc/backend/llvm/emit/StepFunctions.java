@@ -46,8 +46,23 @@ public final class StepFunctions {
   private final ParallelFor parallel;
   private final String prefix;
   private final ScheduleEmitter emitter;
-  /** Each distinct function's text (its own name blanked) to the function. */
-  private final Map<String, LLVMValueRef> distinct = new HashMap<>();
+  /**
+   * The functions kept, by shape (parameters, blocks, instructions). Printing a function costs
+   * time linear in the whole module, so only a function whose shape an earlier one has is
+   * printed, and then compared with those of its shape (whose texts are made once, when first
+   * needed).
+   */
+  private final Map<List<Long>, List<Kept>> kept = new HashMap<>();
+
+  private static final class Kept {
+    final LLVMValueRef fn;
+    String text;
+
+    Kept(LLVMValueRef fn, String text) {
+      this.fn = fn;
+      this.text = text;
+    }
+  }
   /** The step being emitted: each buffer's placeholder in the scratch function. */
   private Map<Buffer, LLVMValueRef> placeholders;
   /** The scratch function of the step being emitted (a parallel body asks while it is emitted). */
@@ -191,18 +206,43 @@ public final class StepFunctions {
    * fn} itself, renamed to {@code name} when that is not null.
    */
   private LLVMValueRef canonical(LLVMValueRef fn, String name) {
-    String own = LLVMGetValueName(fn).getString();
-    String text = Llvm.take(LLVMPrintValueToString(fn)).replaceFirst("@" + java.util.regex.Pattern.quote(own) + "\\(", "@(");
-    LLVMValueRef earlier = distinct.get(text);
-    if (earlier != null) {
-      LLVMReplaceAllUsesWith(fn, earlier);
-      LLVMDeleteFunction(fn);
-      return earlier;
+    List<Kept> same = kept.computeIfAbsent(shape(fn), k -> new ArrayList<>());
+    String text = null;
+    if (!same.isEmpty()) {
+      text = text(fn);
+      for (Kept k : same) {
+        if (k.text == null) k.text = text(k.fn);
+        if (k.text.equals(text)) {
+          LLVMReplaceAllUsesWith(fn, k.fn);
+          LLVMDeleteFunction(fn);
+          return k.fn;
+        }
+      }
     }
-    distinct.put(text, fn);
+    same.add(new Kept(fn, text));
     if (name != null) LLVMSetValueName2(fn, name, name.length());
     return fn;
   }
+
+  /** The printed function with its own name blanked. */
+  private static String text(LLVMValueRef fn) {
+    String own = LLVMGetValueName(fn).getString();
+    return Llvm.take(LLVMPrintValueToString(fn)).replaceFirst("@" + java.util.regex.Pattern.quote(own) + "\\(", "@(");
+  }
+
+  /** Parameters, blocks and instructions: functions that print the same have the same shape. */
+  private static List<Long> shape(LLVMValueRef fn) {
+    long blocks = 0;
+    long instructions = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+      blocks++;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) {
+        instructions++;
+      }
+    }
+    return List.of((long) LLVMCountParams(fn), blocks, instructions);
+  }
+
 
   private static boolean isA(LLVMValueRef v) {
     return v != null && !v.isNull();
