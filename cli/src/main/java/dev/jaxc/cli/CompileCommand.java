@@ -2,8 +2,10 @@ package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.llvm.runtime.Threading;
 import dev.jaxc.ir.Program;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,6 +37,7 @@ import picocli.CommandLine.Spec;
       "                    [--emit obj|shared|asm|llvm-ir|header]... [--name NAME]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
+      "                    [--time-passes]",
     },
     description = {
       "Compile MODEL to native code: object, shared library, assembly, LLVM IR, header.",
@@ -95,6 +98,10 @@ final class CompileCommand implements Callable<Integer> {
           + "read-only data; they are then no longer inputs.")
   Path consts;
 
+  @Option(names = "--time-passes",
+      description = "Print each phase's wall time and memory (Java heap, process RSS) to stderr.")
+  boolean timePasses;
+
   @Mixin CommonOptions common;
   @Mixin DebugOption debug;
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -121,18 +128,30 @@ final class CompileCommand implements Callable<Integer> {
     }
     Reporter reporter = new Reporter(err);
     FrontEnd frontEnd = new FrontEnd();
+    PassTimes times = timePasses ? new PassTimes() : null;
+    PhaseTimer timer = timePasses ? times : PhaseTimer.NONE;
+    try {
+      return compile(reporter, frontEnd, err, paths, targetSpec, entry, timer);
+    } finally {
+      if (times != null) times.print(err);
+    }
+  }
+
+  private int compile(Reporter reporter, FrontEnd frontEnd, PrintWriter err, Map<EmitKind, Path> paths,
+      TargetSpec targetSpec, String entry, PhaseTimer timer) {
     return reporter.guard(model, frontEnd, () -> {
-      Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
+      Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE, timer);
       reporter.warnings(model, frontEnd);
-      Program lowered = HostRun.lower(typed);
+      Program lowered = HostRun.lower(typed, timer);
       Consts baked;
       try {
         baked = ConstsFile.read(consts, lowered.main());
       } catch (ConstsFile.Invalid e) {
         return fail(err, e.getMessage());
       }
-      try (CompiledModule m = Compiler.compile(lowered, targetSpec, entry, baked)) {
-        Optional<String> problem = CompileOutputs.write(m, lowered.main(), baked.count(), paths, model.getFileName().toString());
+      try (CompiledModule m = Compiler.compile(lowered, targetSpec, entry, baked, Threading.DEFAULT, timer)) {
+        Optional<String> problem = CompileOutputs.write(m, lowered.main(), baked.count(), paths,
+            model.getFileName().toString(), timer);
         return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
       }
     });

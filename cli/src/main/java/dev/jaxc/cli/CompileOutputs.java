@@ -1,6 +1,7 @@
 package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.CompiledModule;
+import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.artifact.HeaderWriter;
 import dev.jaxc.backend.llvm.artifact.Linker;
 import dev.jaxc.cli.npy.AtomicWrite;
@@ -46,13 +47,20 @@ final class CompileOutputs {
 
   /** Writes every output; empty when all are written, else the one-line error. */
   static Optional<String> write(CompiledModule m, Jaxpr main, int baked, Map<EmitKind, Path> paths, String source) {
+    return write(m, main, baked, paths, source, PhaseTimer.NONE);
+  }
+
+  /** As above, timing the phases codegen (object, assembly, IR text), link and write. */
+  static Optional<String> write(CompiledModule m, Jaxpr main, int baked, Map<EmitKind, Path> paths, String source,
+      PhaseTimer timer) {
     Map<EmitKind, byte[]> contents = new EnumMap<>(EmitKind.class);
-    byte[] object = paths.containsKey(EmitKind.OBJ) || paths.containsKey(EmitKind.SHARED) ? m.objectCode() : null;
+    byte[] object = paths.containsKey(EmitKind.OBJ) || paths.containsKey(EmitKind.SHARED)
+        ? timer.time("codegen", m::objectCode) : null;
     for (EmitKind k : paths.keySet()) {
       switch (k) {
         case OBJ -> contents.put(k, object);
-        case ASM -> contents.put(k, m.assembly().getBytes(StandardCharsets.UTF_8));
-        case LLVM_IR -> contents.put(k, m.llvmIr().getBytes(StandardCharsets.UTF_8));
+        case ASM -> contents.put(k, timer.time("codegen asm", () -> m.assembly().getBytes(StandardCharsets.UTF_8)));
+        case LLVM_IR -> contents.put(k, timer.time("print IR", () -> m.llvmIr().getBytes(StandardCharsets.UTF_8)));
         case HEADER -> contents.put(k, header(m.name(), main, baked, source).getBytes(StandardCharsets.UTF_8));
         case SHARED -> { }  // linked below, straight to its path
         case PTX -> throw new AssertionError(k);
@@ -62,13 +70,17 @@ final class CompileOutputs {
     try {
       if (paths.containsKey(EmitKind.SHARED)) {
         current = paths.get(EmitKind.SHARED);
+        long t0 = System.nanoTime();
         Linker.linkShared(object, current, m.target());
+        timer.record("link", System.nanoTime() - t0);
       }
+      long t0 = System.nanoTime();
       for (Map.Entry<EmitKind, byte[]> e : contents.entrySet()) {
         current = paths.get(e.getKey());
         byte[] bytes = e.getValue();
         AtomicWrite.write(current, out -> out.write(bytes));
       }
+      if (!contents.isEmpty()) timer.record("write", System.nanoTime() - t0);
       return Optional.empty();
     } catch (Linker.LinkException e) {
       return Optional.of("jaxc: error: " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.jaxc.cli;
 
+import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.frontend.JaxprParser;
 import dev.jaxc.frontend.Source;
 import dev.jaxc.ir.Program;
@@ -18,10 +19,17 @@ final class FrontEnd {
   private final Diagnostics warnings = new Diagnostics();
 
   Program run(Path file, TypeConfig config, Phase stopAfter) throws IOException {
+    return run(file, config, stopAfter, PhaseTimer.NONE);
+  }
+
+  /** As above, timing the phases read, parse and type with {@code timer}. */
+  Program run(Path file, TypeConfig config, Phase stopAfter, PhaseTimer timer) throws IOException {
+    long t0 = System.nanoTime();
     source = JaxprParser.read(file);
-    Program p = JaxprParser.parse(source);
-    if (stopAfter.compareTo(Phase.TYPE) >= 0) p = TypePass.run(p, config, warnings);
-    return p;
+    timer.record("read", System.nanoTime() - t0);
+    Program parsed = timer.time("parse", () -> JaxprParser.parse(source));
+    if (stopAfter.compareTo(Phase.TYPE) < 0) return parsed;
+    return timer.time("type", () -> TypePass.run(parsed, config, warnings));
   }
 
   /** The text read so far, or an empty one when reading itself failed. */

@@ -2,6 +2,7 @@ package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.ErrorCode;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
@@ -42,8 +43,13 @@ final class HostRun {
    * hoisting runs last, on the expanded random bits too.
    */
   static Program lower(Program typed) {
-    return LoopInvariantHoisting.run(
-        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed))));
+    return lower(typed, PhaseTimer.NONE);
+  }
+
+  /** As above, timed as the phase "canon". */
+  static Program lower(Program typed, PhaseTimer timer) {
+    return timer.time("canon", () -> LoopInvariantHoisting.run(
+        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

@@ -68,6 +68,7 @@ public final class JaxprParser {
   }
 
   private static String decode(byte[] bytes) {
+    if (isAscii(bytes)) return new String(bytes, StandardCharsets.ISO_8859_1);  // one compact copy
     CharsetDecoder dec =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -88,14 +89,28 @@ public final class JaxprParser {
     return out.flip().toString();
   }
 
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) if (b < 0) return false;
+    return true;
+  }
+
   /** Rejects binary input: control characters other than tab and line breaks. */
   private static void checkText(Lexer lx) {
     String t = lx.text;
-    for (int i = 0; i < t.length(); i++) {
-      char c = t.charAt(i);
-      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-        throw lx.error(String.format("input is not jaxpr text: unexpected byte 0x%02x", (int) c), i, i + 1);
-      }
+    // One byte per character (others become '?', which is not a control character): a byte array
+    // is scanned several times faster than String.charAt calls. A surrogate pair becomes one
+    // byte, so offsets would shift: such text is scanned by character.
+    byte[] b = t.getBytes(StandardCharsets.ISO_8859_1);
+    if (b.length != t.length()) {
+      for (int i = 0; i < t.length(); i++) checkChar(lx, t.charAt(i), i);
+      return;
+    }
+    for (int i = 0; i < b.length; i++) checkChar(lx, (char) (b[i] & 0xff), i);
+  }
+
+  private static void checkChar(Lexer lx, char c, int i) {
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      throw lx.error(String.format("input is not jaxpr text: unexpected byte 0x%02x", (int) c), i, i + 1);
     }
   }
 }

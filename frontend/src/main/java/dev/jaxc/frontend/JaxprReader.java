@@ -13,7 +13,9 @@ import dev.jaxc.ir.diag.Span;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Recursive descent over the jaxpr grammar (§3): printouts with shared {@code let}s, jaxprs,
@@ -25,6 +27,8 @@ import java.util.List;
 final class JaxprReader {
   private final Lexer lx;
   private final ParamListReader params;
+  /** Types read so far by their text (a model repeats a few types many times). */
+  private final Map<String, Type> types = new HashMap<>();
   private final Deque<SharedJaxprs> printouts = new ArrayDeque<>();
   /** The scopes of the jaxprs being read, innermost first: only to explain undefined names. */
   private final Deque<Scope> enclosing = new ArrayDeque<>();
@@ -189,7 +193,7 @@ final class JaxprReader {
           "expected ':' and a type after binder '" + name.text() + "', found " + lx.found(lx.pos), lx.pos);
     }
     lx.pos++;
-    Type type = TypeParser.parse(lx);
+    Type type = TypeParser.parse(lx, types);
     Var first = scope.clash(name.text());
     for (Var p : pending) if (first == null && !p.isDropped() && p.name().equals(name.text())) first = p;
     if (first != null) {
@@ -325,7 +329,7 @@ final class JaxprReader {
     Literal lit;
     if (lx.peek() == ':') {
       lx.pos++;
-      lit = new Literal(value, TypeParser.parse(lx), true, lx.span(start, lx.pos));
+      lit = new Literal(value, TypeParser.parse(lx, types), true, lx.span(start, lx.pos));
     } else if (value instanceof Scalar.Opaque) {
       throw lx.error("the literal '[...]' needs a type, e.g. '[...]:f32[3]'", start, lx.pos);
     } else {

@@ -1,5 +1,7 @@
 package dev.jaxc.frontend;
 
+import java.util.Arrays;
+
 /**
  * Finds where a free-text param value ends (§8.3). Values are Python {@code str()} output and may
  * hold anything, so the end is where, outside brackets, whitespace is followed by the next
@@ -19,6 +21,7 @@ package dev.jaxc.frontend;
  */
 final class ParamExtent {
   private static final int MAX_ANGLES = 8;
+  private static final int INITIAL_STACK = 8;
 
   private final Lexer lx;
   private final boolean broken;
@@ -44,8 +47,9 @@ final class ParamExtent {
   int end(int start) {
     String s = lx.text;
     int n = lx.length;
-    char[] closers = new char[Lexer.MAX_DEPTH + MAX_ANGLES + 1];
-    int[] openers = new int[closers.length];
+    // Open brackets: grown on demand (a value is scanned per param, most hold few brackets).
+    char[] closers = new char[INITIAL_STACK];
+    int[] openers = new int[INITIAL_STACK];
     int sp = 0;
     int brackets = 0; // open brackets other than '<'
     int angles = 0;
@@ -70,10 +74,18 @@ final class ParamExtent {
         if (lx.depth() + brackets >= Lexer.MAX_DEPTH) {
           throw lx.error("nesting deeper than " + Lexer.MAX_DEPTH + " levels", i, i + 1);
         }
+        if (sp == closers.length) {
+          closers = Arrays.copyOf(closers, sp * 2);
+          openers = Arrays.copyOf(openers, sp * 2);
+        }
         closers[sp] = ")]}".charAt(open);
         openers[sp++] = i;
         brackets++;
       } else if (c == '<' && Lexer.isIdentStart(lx.charAt(i + 1)) && angles < MAX_ANGLES) {
+        if (sp == closers.length) {
+          closers = Arrays.copyOf(closers, sp * 2);
+          openers = Arrays.copyOf(openers, sp * 2);
+        }
         closers[sp] = '>';
         openers[sp++] = i;
         angles++;
@@ -119,9 +131,19 @@ final class ParamExtent {
   private boolean isBoundary(int j, boolean newline, boolean spaced) {
     int k = lx.identEnd(j);
     if (k == j || lx.charAt(k) != '=' || lx.charAt(k + 1) == '=') return false;
-    boolean sorted = leadingName || lx.text.substring(j, k).compareTo(key) > 0;
+    boolean sorted = leadingName || compareToKey(j, k) > 0;
     if (broken) return newline && (lx.column(j) == indent || sorted);
     return sorted || !spaced;
+  }
+
+  /** {@code text[j, k)} compared with {@code key} as {@link String#compareTo} would, without a copy. */
+  private int compareToKey(int j, int k) {
+    int n = Math.min(k - j, key.length());
+    for (int i = 0; i < n; i++) {
+      int d = lx.text.charAt(j + i) - key.charAt(i);
+      if (d != 0) return d;
+    }
+    return (k - j) - key.length();
   }
 
   /** End of a quoted Python string at {@code q}; strings never span lines. */

@@ -5,6 +5,7 @@ import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,13 @@ final class ParamListReader {
   private final Lexer lx;
   private final JaxprReader reader;
   private final ParamDecoder decoder;
+  /**
+   * Values decoded so far by their text, and param lists by their entries: a model repeats a few
+   * of each many times. Only values without jaxprs (no '{') are shared: they hold no spans or
+   * variables, and are immutable.
+   */
+  private final Map<String, ParamValue> decoded = new HashMap<>();
+  private final Map<List<Map.Entry<String, ParamValue>>, Params> lists = new HashMap<>();
 
   ParamListReader(Lexer lx, JaxprReader reader) {
     this.lx = lx;
@@ -49,7 +57,7 @@ final class ParamListReader {
       }
       if (lx.peek() == ']') {
         lx.pos++;
-        return new Params(values);
+        return shared(values);
       }
       Token key = lx.ident("a parameter 'key=value' or ']'");
       if (lx.peek() != '=') {
@@ -95,9 +103,33 @@ final class ParamListReader {
       return new ParamValue.JaxprValue(reader.sharedJaxprs().reference(List.of(name), true));
     }
     if (vs == ve) return new ParamValue.Text("");
-    ParamValue v = decoder.decode(vs, ve);
+    // Too short to nest past the depth limit, so decoding it here cannot fail where it did not before.
+    boolean reusable = text.indexOf('{') < 0 && lx.depth() + text.length() < Lexer.MAX_DEPTH;
+    ParamValue v = reusable ? decoded.get(text) : null;
+    if (v == null) {
+      v = decoder.decode(vs, ve);
+      if (reusable) decoded.put(text, v);
+    }
     lx.pos = end;
     return v;
+  }
+
+  /** An earlier list with the same entries in the same order, or a new one; lists with jaxprs are never shared. */
+  private Params shared(Map<String, ParamValue> values) {
+    for (ParamValue v : values.values()) if (!isShareable(v)) return new Params(values);
+    List<Map.Entry<String, ParamValue>> key = List.copyOf(values.entrySet());
+    return lists.computeIfAbsent(key, k -> new Params(values));
+  }
+
+  private static boolean isShareable(ParamValue v) {
+    if (v instanceof ParamValue.JaxprValue) return false;
+    if (v instanceof ParamValue.Tuple t) {
+      for (ParamValue x : t.items()) if (!isShareable(x)) return false;
+    }
+    if (v instanceof ParamValue.Record r) {
+      for (ParamValue x : r.fields().values()) if (!isShareable(x)) return false;
+    }
+    return true;
   }
 
   /** Keys that hold jaxprs, so a bare name there is a shared jaxpr (§7.2). */

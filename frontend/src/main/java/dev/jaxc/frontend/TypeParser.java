@@ -6,6 +6,7 @@ import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,6 +17,38 @@ import java.util.Optional;
  */
 final class TypeParser {
   private TypeParser() {}
+
+  /**
+   * As {@link #parse(Lexer)}, reusing the result for a plain type ({@code f32[8,64]}: a word and
+   * digits and commas in brackets, followed by what may end a type) read before. Types are
+   * immutable, and the text decides the result, so sharing changes nothing but memory and time.
+   */
+  static Type parse(Lexer lx, Map<String, Type> seen) {
+    int start = lx.pos;
+    int end = plainEnd(lx, start);
+    if (end < 0) return parse(lx);
+    String text = lx.text.substring(start, end);
+    Type t = seen.get(text);
+    if (t != null) {
+      lx.pos = end;
+      return t;
+    }
+    t = parse(lx);
+    if (lx.pos == end) seen.put(text, t);
+    return t;
+  }
+
+  /** End of a plain type at {@code p} followed by a character that may end a type, else -1. */
+  private static int plainEnd(Lexer lx, int p) {
+    int i = lx.identEnd(p);
+    if (i == p || lx.charAt(i) != '[') return -1;
+    i++;
+    while (Lexer.isDigit(lx.charAt(i)) || lx.charAt(i) == ',') i++;
+    if (lx.charAt(i) != ']') return -1;
+    i++;
+    char c = lx.charAt(i);
+    return c == 0 || Lexer.isSpace(c) || ".;,)]}".indexOf(c) >= 0 ? i : -1;
+  }
 
   /** Reads the type at the cursor (just after a binder's or literal's {@code :}). */
   static Type parse(Lexer lx) {

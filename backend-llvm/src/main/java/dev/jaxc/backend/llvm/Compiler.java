@@ -5,7 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.EntryPoint;
 import dev.jaxc.backend.llvm.emit.Ir;
-import dev.jaxc.backend.llvm.kernel.ScheduleEmitter;
+import dev.jaxc.backend.llvm.kernel.StepFunctions;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.llvm.LlvmException;
 import dev.jaxc.backend.llvm.llvm.TargetMachine;
@@ -55,24 +55,33 @@ public final class Compiler {
   /** As above, with the generated code using threads as {@code threading} says. */
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
       Threading threading) {
+    return compile(program, target, name, consts, threading, PhaseTimer.NONE);
+  }
+
+  /** As above, timing the phases plan, emit IR, verify and optimise with {@code timer}. */
+  public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
+      Threading threading, PhaseTimer timer) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
-    Plan plan = Planner.plan(program.main(), CpuBackendRules.DEFAULT);
+    Plan plan = timer.time("plan", () -> Planner.plan(program.main(), CpuBackendRules.DEFAULT));
     Llvm.init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);
     TargetMachine tm = null;
     try {
+      long t0 = System.nanoTime();
       try (Ir ir = new Ir(ctx, module, target)) {
         ParallelFor parallel = new ParallelFor(ir, threading, target.arch());
         EntryPoint.emit(ir, plan, name, consts, target.arch(),
-            bases -> new ScheduleEmitter(ir, plan, parallel, bases).emitAll());
+            bases -> new StepFunctions(ir, plan, parallel, name).emitAll(bases));
         parallel.finish(name);
         forTarget(ir, target);
       }
+      timer.record("emit IR", System.nanoTime() - t0);
       tm = new TargetMachine(target);
       tm.configure(module);
-      verify(module);
-      tm.optimize(module);
+      timer.run("verify", () -> verify(module));
+      TargetMachine machine = tm;
+      timer.run("optimise", () -> machine.optimize(module));
       return new CompiledModule(ctx, module, tm, plan, name, consts.count());
     } catch (RuntimeException | Error e) {
       if (tm != null) tm.close();

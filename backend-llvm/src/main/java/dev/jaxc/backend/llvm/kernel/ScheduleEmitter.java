@@ -61,7 +61,8 @@ public final class ScheduleEmitter {
     for (Step s : plan.steps()) emit(s);
   }
 
-  private void emit(Step s) {
+  /** Emits one step at the builder's position. */
+  public void emit(Step s) {
     if (s instanceof Step.Fusion f) {
       fusion(f);
     } else if (s instanceof Step.CopyOut c) {
