@@ -316,11 +316,13 @@ public final class Ir implements AutoCloseable {
   // ---- floating point; fmul/fadd/fsub may be contracted into FMAs, as XLA:CPU does
 
   public LLVMValueRef fadd(LLVMValueRef x, LLVMValueRef y) {
-    return contract(LLVMBuildFAdd(b, x, y, ""));
+    LLVMValueRef v = LLVMBuildFAdd(b, x, y, "");
+    return fusesNoProduct(x) || fusesNoProduct(y) ? v : contract(v);
   }
 
   public LLVMValueRef fsub(LLVMValueRef x, LLVMValueRef y) {
-    return contract(LLVMBuildFSub(b, x, y, ""));
+    LLVMValueRef v = LLVMBuildFSub(b, x, y, "");
+    return fusesNoProduct(x) || fusesNoProduct(y) ? v : contract(v);
   }
 
   public LLVMValueRef fmul(LLVMValueRef x, LLVMValueRef y) {
@@ -366,6 +368,18 @@ public final class Ir implements AutoCloseable {
 
   public LLVMValueRef fptrunc(LLVMValueRef x, LLVMTypeRef t) {
     return LLVMBuildFPTrunc(b, x, t, "");
+  }
+
+  /**
+   * Whether x is a multiply that must stay rounded on its own (built without the contract flag,
+   * e.g. by Ftz in hardware mode): an add of it then gets no contract flag either. x86's DAG
+   * combiner asks both instructions for the flag, but AArch64's machine combiner asks only the
+   * add, and fused an uncontracted product into fmadd (misc_fma_not_contracted under qemu).
+   */
+  private static boolean fusesNoProduct(LLVMValueRef x) {
+    LLVMValueRef i = LLVMIsAInstruction(x);
+    if (i == null || i.isNull() || LLVMGetInstructionOpcode(i) != LLVMFMul) return false;
+    return (LLVMGetFastMathFlags(i) & LLVMFastMathAllowContract) == 0;
   }
 
   private LLVMValueRef contract(LLVMValueRef v) {
