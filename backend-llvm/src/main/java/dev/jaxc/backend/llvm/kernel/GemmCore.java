@@ -84,7 +84,7 @@ final class GemmCore {
 
   void emit(Spec s) {
     for (long n : s.out()) if (n == 0) return;
-    if (GemmPacked.applies(ir, s)) GemmPacked.emit(ir, loops, s);
+    if (GemmPacked.applies(ir, s)) GemmPacked.emit(ir, loops, s, () -> new Nest(s).emit());
     else new Nest(s).emit();
   }
 

@@ -18,7 +18,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * <p>Dtypes as JAX lowers for CPU: operands of different dtypes are first converted to the result
  * dtype; the algorithm preset F32_F32_F32 converts them to f32 (XLA:CPU rejects the other
- * presets but DEFAULT). XLA:CPU then accumulates as {@link GemmAccumulator#accumulation} says.
+ * presets but DEFAULT). XLA:CPU then accumulates as {@code Numerics.dotAccumulation} says.
  */
 final class GemmDot {
   private GemmDot() {}
@@ -43,7 +43,7 @@ final class GemmDot {
       acc = DType.F32;
     } else {
       as = a == b ? a : out;
-      acc = GemmAccumulator.accumulation(as, out);
+      acc = ir.numerics().dotAccumulation(as, out);
     }
     int nb = dn.lhsBatch().length;
     int lhsFree = lhs.rank() - nb - dn.lhsContract().length;

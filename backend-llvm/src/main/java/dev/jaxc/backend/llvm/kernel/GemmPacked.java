@@ -11,6 +11,7 @@ import dev.jaxc.ir.DType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -29,6 +30,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * number of threads. The A and C buffers belong to one thread: small ones are stack slots of the
  * function running the items (the outlined body when threads run them), larger ones are
  * allocated on the heap per chunk of items.
+ *
+ * <p>Heap allocations are checked: when one fails (B's, or a chunk's, which raises a flag the
+ * other threads cannot miss after the region joins), the whole contraction is computed again by
+ * the fallback (the loop nest, which needs no heap), so out of memory costs speed, never results.
  */
 final class GemmPacked {
   /** Packing buffers up to this size live on the stack. */
@@ -94,11 +99,12 @@ final class GemmPacked {
     return g.m >= 2 && g.n >= 2;
   }
 
-  static void emit(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
-    new GemmPacked(ir, loops, s).emit();
+  /** Emits the packed form, and {@code fallback} where its heap memory cannot be had. */
+  static void emit(Ir ir, LoopEmitter loops, GemmCore.Spec s, Runnable fallback) {
+    new GemmPacked(ir, loops, s).emit(fallback);
   }
 
-  private void emit() {
+  private void emit(Runnable fallback) {
     // Objects import nothing but malloc, free and the thread runtime: no zero-fill or copy loop
     // of the packing may become a call to memset or memcpy (parallel bodies are already so).
     ir.addFunctionAttribute(ir.function(), "no-builtins", "");
@@ -108,7 +114,17 @@ final class GemmPacked {
     long kBlocks = (k + kc - 1) / kc;
     long perBatch = k * nPad;
     // B packed once, shared by every thread (read only): each K slice in its own region.
-    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes));
+    // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
+    // may not share a stack slot of the caller).
+    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes + 1));
+    LLVMBasicBlockRef packed = ir.block("gemm.packed");
+    LLVMBasicBlockRef check = ir.block("gemm.check");
+    LLVMBasicBlockRef nest = ir.block("gemm.fallback");
+    LLVMBasicBlockRef done = ir.block("gemm.done");
+    ir.condBr(isNull(bAll), nest, packed);
+    ir.at(packed);
+    LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(batch * perBatch * bytes));
+    ir.store(ir.constInt(ir.i8, 0), failed, 1);
     loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
       LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
       LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
@@ -121,6 +137,21 @@ final class GemmPacked {
     loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
+      LLVMBasicBlockRef work = ir.block("gemm.items");
+      LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
+      if (heap) {
+        LLVMBasicBlockRef oom = ir.block("gemm.items.oom");
+        ir.condBr(isNull(buf), oom, work);
+        ir.at(oom);
+        // Every failing thread writes the same byte; the region's join orders it before the read.
+        LLVMValueRef st = LLVMBuildStore(ir.b, ir.constInt(ir.i8, 1), failed);
+        LLVMSetAlignment(st, 1);
+        LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+        ir.br(itemsEnd);
+      } else {
+        ir.br(work);
+      }
+      ir.at(work);
       LLVMValueRef ap = buf;
       LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
       range(begin, end, item -> {
@@ -150,8 +181,24 @@ final class GemmPacked {
         store(cp, bIdx, m0, rows);
       });
       if (heap) Libc.free(ir, buf);
+      ir.br(itemsEnd);
+      ir.at(itemsEnd);
     });
+    LLVMValueRef flag = LLVMBuildLoad2(ir.b, ir.i8, failed, "");
+    LLVMSetAlignment(flag, 1);
+    LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
     Libc.free(ir, bAll);
+    ir.br(check);
+    ir.at(check);
+    ir.condBr(ir.icmp(LLVMIntNE, flag, ir.constInt(ir.i8, 0)), nest, done);
+    ir.at(nest);
+    fallback.run();
+    ir.br(done);
+    ir.at(done);
+  }
+
+  private LLVMValueRef isNull(LLVMValueRef p) {
+    return ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, p, ir.i64, ""), ir.i64(0));
   }
 
   /** Stores the finished rows [m0, m0 + rows) of the C block. */
