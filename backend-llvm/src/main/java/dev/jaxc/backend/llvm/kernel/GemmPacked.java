@@ -38,6 +38,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class GemmPacked {
   /** Packing buffers up to this size live on the stack. */
   static final long STACK_BYTES = 64 * 1024;
+  /**
+   * A B of at most this many bytes (per batch item) that lies in memory as the micro-kernel reads
+   * it is not packed: it stays in L2 while it is read, and small contractions (an RNN's step)
+   * would otherwise spend as long packing B as multiplying.
+   */
+  static final long DIRECT_B_BYTES = 256 * 1024;
 
   private final Ir ir;
   private final LoopEmitter loops;
@@ -56,6 +62,8 @@ final class GemmPacked {
   private final long n;
   private final long k;
   private final long nPad;
+  /** B's own buffer where the micro-kernel reads it in place (no packing of B), else null. */
+  private final LLVMValueRef bDirect;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -82,6 +90,8 @@ final class GemmPacked {
     this.bl = GemmBlocking.of(VectorIsa.of(ir.target()), bytes, batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     this.packing = new GemmPacking(ir, s, acc, bl, t, bytes);
+    LLVMValueRef direct = loops == null ? null : s.b().rowMajorKN();  // applies() emits nothing
+    this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
   }
 
   /**
@@ -116,16 +126,17 @@ final class GemmPacked {
     // B packed once, shared by every thread (read only): each K slice in its own region.
     // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
     // may not share a stack slot of the caller).
-    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes + 1));
+    long bBytes = bDirect != null ? 0 : batch * perBatch * bytes;
+    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(bBytes + 1));
     LLVMBasicBlockRef packed = ir.block("gemm.packed");
     LLVMBasicBlockRef check = ir.block("gemm.check");
     LLVMBasicBlockRef nest = ir.block("gemm.fallback");
     LLVMBasicBlockRef done = ir.block("gemm.done");
     ir.condBr(isNull(bAll), nest, packed);
     ir.at(packed);
-    LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(batch * perBatch * bytes));
+    LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(bBytes));
     ir.store(ir.constInt(ir.i8, 0), failed, 1);
-    loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
+    if (bDirect == null) loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
       LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
       LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
       LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
@@ -160,7 +171,9 @@ final class GemmPacked {
         LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
         LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
-        LLVMValueRef bBatch = ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
+        LLVMValueRef bBatch = bDirect != null
+            ? ir.gep(t, bDirect, ir.mul(bi, ir.i64(k * n)))
+            : ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
         range(ir.i64(0), ir.i64(kBlocks), kb -> {
           LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
@@ -168,13 +181,17 @@ final class GemmPacked {
           packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
+          LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
           range(ir.i64(0), ir.i64(nPad / bl.nr()), q -> {
-            LLVMValueRef bq = ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
+            // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
+            LLVMValueRef bq = bDirect != null
+                ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
+                : ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
             LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(bl.nr())));
             range(ir.i64(0), panels, p -> {
               LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
               LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * nPad)));
-              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, cpq, ir.i64(nPad), first);
+              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(nPad), first);
             });
           });
         });
