@@ -56,7 +56,7 @@ public record Numerics(Denormals denormals, boolean contractMultiplyAdd, boolean
    * The dtype a dot product of {@code operand}s into {@code result} accumulates in on XLA:CPU:
    * the result dtype, or the operands' where it is the wider float of the same family (f32
    * operands into a bf16 result are summed in f32, f64 into f32 in f64); f16 and bf16 accumulate
-   * in f32. (kernel/GemmAccumulator holds the same rule today; it should ask this.)
+   * in f32.
    */
   public DType dotAccumulation(DType operand, DType result) {
     DType acc = result;

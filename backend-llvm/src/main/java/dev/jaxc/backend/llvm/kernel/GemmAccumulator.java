@@ -31,18 +31,6 @@ sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.
   Value finish(List<LLVMValueRef> acc);
 
   /**
-   * The dtype XLA:CPU accumulates in: the result dtype, or the operands' where it is the wider
-   * float of the same family (f32 operands into a bf16 result are summed in f32, f64 into f32 in
-   * f64); f16 and bf16 accumulate in f32.
-   */
-  static DType accumulation(DType operand, DType result) {
-    DType acc = result;
-    boolean sameFamily = operand.isInexact() && operand.isComplex() == result.isComplex() && result.isInexact();
-    if (sameFamily && operand.realPart().bits() > result.realPart().bits()) acc = operand;
-    return acc == DType.F16 || acc == DType.BF16 ? DType.F32 : acc;
-  }
-
-  /**
    * acc + a·b in {@code acc}'s dtype: operands converted to it (denormals read as zero where XLA
    * flushes), the sum flushed and converted to {@code result} at the end.
    */
@@ -155,7 +143,7 @@ sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.
       this.ir = ir;
       this.part = operand.realPart();
       this.resultPart = result.realPart();
-      this.acc = accumulation(part, resultPart);
+      this.acc = ir.numerics().dotAccumulation(part, resultPart);
       this.t = ElementTypes.compute(ir, acc);
     }
 

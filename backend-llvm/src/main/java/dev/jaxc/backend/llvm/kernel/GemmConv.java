@@ -64,7 +64,7 @@ final class GemmConv {
     DType out = res.dtype();
     GemmAccumulator acc = conv.dtype.isComplex()
         ? GemmAccumulator.gauss(cx.ir(), conv.dtype, out)
-        : GemmAccumulator.plain(cx.ir(), conv.dtype, conv.dtype, GemmAccumulator.accumulation(conv.dtype, out), out);
+        : GemmAccumulator.plain(cx.ir(), conv.dtype, conv.dtype, cx.ir().numerics().dotAccumulation(conv.dtype, out), out);
     long[] red = conv.reduction();
     // An empty operand leaves only padding: every output element is an empty sum.
     if (lhs.shape().elementCount() == 0 || rhs.shape().elementCount() == 0) red[red.length - 1] = 0;

@@ -64,6 +64,16 @@ final class GemmCore {
     default boolean packable() {
       return true;
     }
+
+    /**
+     * The address of the operand's buffer where it is B of a packed contraction in its
+     * micro-kernel's own layout: element (batch b, reduction k, N index j) at {@code
+     * base[(b·K + k)·N + j]}, already in the accumulation dtype and read as is (no conversion, no
+     * software flush); null otherwise. {@link GemmPacked} may then skip packing B.
+     */
+    default LLVMValueRef rowMajorKN() {
+      return null;
+    }
   }
 
   /** The contraction: output and reduction extents, the operands, the arithmetic, the result. */
@@ -84,7 +94,7 @@ final class GemmCore {
 
   void emit(Spec s) {
     for (long n : s.out()) if (n == 0) return;
-    if (GemmPacked.applies(ir, s)) GemmPacked.emit(ir, loops, s);
+    if (GemmPacked.applies(ir, s)) GemmPacked.emit(ir, loops, s, () -> new Nest(s).emit());
     else new Nest(s).emit();
   }
 

@@ -6,9 +6,11 @@ import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -18,7 +20,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * <p>Dtypes as JAX lowers for CPU: operands of different dtypes are first converted to the result
  * dtype; the algorithm preset F32_F32_F32 converts them to f32 (XLA:CPU rejects the other
- * presets but DEFAULT). XLA:CPU then accumulates as {@link GemmAccumulator#accumulation} says.
+ * presets but DEFAULT). XLA:CPU then accumulates as {@code Numerics.dotAccumulation} says.
  */
 final class GemmDot {
   private GemmDot() {}
@@ -43,16 +45,53 @@ final class GemmDot {
       acc = DType.F32;
     } else {
       as = a == b ? a : out;
-      acc = GemmAccumulator.accumulation(as, out);
+      acc = ir.numerics().dotAccumulation(as, out);
     }
     int nb = dn.lhsBatch().length;
     int lhsFree = lhs.rank() - nb - dn.lhsContract().length;
     GemmCore.Operand lhsOp = operand(ir, cx.operands().get(0), a, as, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), nb);
     GemmCore.Operand rhsOp = operand(ir, cx.operands().get(1), b, as, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), nb + lhsFree);
+    if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract())) rhsOp = inPlace(rhsOp, () -> cx.operandBase(1));
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
     new GemmCore(ir, cx.loops()).emit(new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
         GemmAccumulator.plain(ir, as, as, acc, out), (o, v) -> cx.access().store(cx.results().get(0), res, o, v)));
+  }
+
+  /**
+   * Whether rhs lies in memory as the packed GEMM's B can be read in place: a buffer (not a
+   * literal) laid out [batch…, K, N] (batch axes first in order, one contracting axis, then one free
+   * axis), whose dtype is the accumulation dtype (f32 or f64) and whose elements are read as they
+   * are (denormals flushed by the hardware, not in software).
+   */
+  private static boolean inPlace(KernelContext cx, DType b, DType as, DType acc, int rank, long[] batch,
+      long[] contract) {
+    if (cx.plan() == null || !(cx.eqn().ins().get(1) instanceof Var)) return false;
+    if (b != as || as != acc || (acc != DType.F32 && acc != DType.F64)) return false;
+    if (cx.ir().numerics().flushesInSoftware(acc)) return false;
+    if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length) return false;
+    for (int i = 0; i < batch.length; i++) if (batch[i] != i) return false;
+    return true;
+  }
+
+  /** {@code op} with its buffer's address (asked only when the packed form reads it in place). */
+  private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base) {
+    return new GemmCore.Operand() {
+      @Override
+      public GemmCore.Term at(Index out, Index red) {
+        return op.at(out, red);
+      }
+
+      @Override
+      public boolean reads(int axis) {
+        return op.reads(axis);
+      }
+
+      @Override
+      public LLVMValueRef rowMajorKN() {
+        return base.get();
+      }
+    };
   }
 
   /**

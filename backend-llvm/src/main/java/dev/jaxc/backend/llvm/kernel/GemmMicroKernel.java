@@ -11,13 +11,14 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * The register-blocked micro-kernel of the packed GEMM, one function per element type and tile:
  *
  * <pre>
- * void jaxc_gemm_TxMRxNR(i64 kc, T *a, T *b, T *c, i64 ldc, i1 first)
+ * void jaxc_gemm_TxMRxNR(i64 kc, T *a, T *b, i64 ldb, T *c, i64 ldc, i1 first)
  * </pre>
  *
- * C[i][j] (row stride ldc) += Σ_k a[i·kc + k] · b[k·NR + j] for the MR×NR tile, with C read as
+ * C[i][j] (row stride ldc) += Σ_k a[i·kc + k] · b[k·ldb + j] for the MR×NR tile, with C read as
  * zero when {@code first}: A's micro-panel is row-major (so packing writes each row in order),
- * B's is k-major. The accumulators are MR × (NR / lanes) vector registers; each step loads
- * a row of the packed B panel, broadcasts each element of the A column and multiply-adds
+ * B's is k-major (a packed panel, ldb = NR, or B's own rows, ldb = N). The accumulators are
+ * MR × (NR / lanes) vector registers; each step loads
+ * a row of the B panel, broadcasts each element of the A column and multiply-adds
  * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums its terms in k
  * order, so the result does not depend on how the caller cuts M and N.
  */
@@ -44,7 +45,7 @@ final class GemmMicroKernel {
   }
 
   static LLVMTypeRef type(Ir ir) {
-    return ir.fnType(ir.voidType, ir.i64, ir.ptr, ir.ptr, ir.ptr, ir.i64, ir.i1);
+    return ir.fnType(ir.voidType, ir.i64, ir.ptr, ir.ptr, ir.i64, ir.ptr, ir.i64, ir.i1);
   }
 
   /** The module's micro-kernel for element type {@code t} ({@code bytes} wide) and tile {@code bl}. */
@@ -57,9 +58,10 @@ final class GemmMicroKernel {
     LLVMValueRef kc = LLVMGetParam(f, 0);
     LLVMValueRef a = LLVMGetParam(f, 1);
     LLVMValueRef b = LLVMGetParam(f, 2);
-    LLVMValueRef c = LLVMGetParam(f, 3);
-    LLVMValueRef ldc = LLVMGetParam(f, 4);
-    LLVMValueRef first = LLVMGetParam(f, 5);
+    LLVMValueRef ldb = LLVMGetParam(f, 3);
+    LLVMValueRef c = LLVMGetParam(f, 4);
+    LLVMValueRef ldc = LLVMGetParam(f, 5);
+    LLVMValueRef first = LLVMGetParam(f, 6);
     int mr = bl.mr();
     int nv = bl.vectors();
     int n = mr * nv;
@@ -82,7 +84,7 @@ final class GemmMicroKernel {
     LLVMValueRef[] cur = phis(acc, entry);
     ir.incoming(k, ir.i64(0), entry);
     LLVMValueRef[] next = cur;
-    for (int u = 0; u < UNROLL; u++) next = step(next, a, kc, b, ir.add(k, ir.i64(u)));
+    for (int u = 0; u < UNROLL; u++) next = step(next, a, kc, b, ldb, ir.add(k, ir.i64(u)));
     LLVMValueRef k4 = ir.add(k, ir.i64(UNROLL));
     ir.incoming(k, k4, loop);
     for (int j = 0; j < n; j++) ir.incoming(cur[j], next[j], loop);
@@ -101,7 +103,7 @@ final class GemmMicroKernel {
     LLVMValueRef r = ir.phi(ir.i64);
     ir.incoming(r, main, check);
     LLVMValueRef[] rc = phis(mid, check);
-    LLVMValueRef[] rn = step(rc, a, kc, b, r);
+    LLVMValueRef[] rn = step(rc, a, kc, b, ldb, r);
     LLVMValueRef r1 = ir.add(r, ir.i64(1));
     ir.incoming(r, r1, rest);
     for (int j = 0; j < n; j++) ir.incoming(rc[j], rn[j], rest);
@@ -128,11 +130,12 @@ final class GemmMicroKernel {
   }
 
   /** One rank-1 update at depth k. */
-  private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef b, LLVMValueRef k) {
+  private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef b, LLVMValueRef ldb,
+      LLVMValueRef k) {
     int mr = bl.mr();
     int nv = bl.vectors();
     LLVMValueRef[] bv = new LLVMValueRef[nv];
-    LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ir.i64(bl.nr())));
+    LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ldb));
     for (int v = 0; v < nv; v++) bv[v] = ir.load(vec, ir.gep(t, brow, ir.i64((long) v * bl.lanes())), bytes);
     LLVMValueRef acol = ir.gep(t, a, k);
     LLVMValueRef[] out = new LLVMValueRef[acc.length];

@@ -11,6 +11,7 @@ import dev.jaxc.ir.DType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -29,10 +30,20 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * number of threads. The A and C buffers belong to one thread: small ones are stack slots of the
  * function running the items (the outlined body when threads run them), larger ones are
  * allocated on the heap per chunk of items.
+ *
+ * <p>Heap allocations are checked: when one fails (B's, or a chunk's, which raises a flag the
+ * other threads cannot miss after the region joins), the whole contraction is computed again by
+ * the fallback (the loop nest, which needs no heap), so out of memory costs speed, never results.
  */
 final class GemmPacked {
   /** Packing buffers up to this size live on the stack. */
   static final long STACK_BYTES = 64 * 1024;
+  /**
+   * A B of at most this many bytes (per batch item) that lies in memory as the micro-kernel reads
+   * it is not packed: it stays in L2 while it is read, and small contractions (an RNN's step)
+   * would otherwise spend as long packing B as multiplying.
+   */
+  static final long DIRECT_B_BYTES = 256 * 1024;
 
   private final Ir ir;
   private final LoopEmitter loops;
@@ -51,6 +62,8 @@ final class GemmPacked {
   private final long n;
   private final long k;
   private final long nPad;
+  /** B's own buffer where the micro-kernel reads it in place (no packing of B), else null. */
+  private final LLVMValueRef bDirect;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -77,6 +90,8 @@ final class GemmPacked {
     this.bl = GemmBlocking.of(VectorIsa.of(ir.target()), bytes, batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     this.packing = new GemmPacking(ir, s, acc, bl, t, bytes);
+    LLVMValueRef direct = loops == null ? null : s.b().rowMajorKN();  // applies() emits nothing
+    this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
   }
 
   /**
@@ -94,11 +109,12 @@ final class GemmPacked {
     return g.m >= 2 && g.n >= 2;
   }
 
-  static void emit(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
-    new GemmPacked(ir, loops, s).emit();
+  /** Emits the packed form, and {@code fallback} where its heap memory cannot be had. */
+  static void emit(Ir ir, LoopEmitter loops, GemmCore.Spec s, Runnable fallback) {
+    new GemmPacked(ir, loops, s).emit(fallback);
   }
 
-  private void emit() {
+  private void emit(Runnable fallback) {
     // Objects import nothing but malloc, free and the thread runtime: no zero-fill or copy loop
     // of the packing may become a call to memset or memcpy (parallel bodies are already so).
     ir.addFunctionAttribute(ir.function(), "no-builtins", "");
@@ -108,8 +124,19 @@ final class GemmPacked {
     long kBlocks = (k + kc - 1) / kc;
     long perBatch = k * nPad;
     // B packed once, shared by every thread (read only): each K slice in its own region.
-    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(batch * perBatch * bytes));
-    loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
+    // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
+    // may not share a stack slot of the caller).
+    long bBytes = bDirect != null ? 0 : batch * perBatch * bytes;
+    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(bBytes + 1));
+    LLVMBasicBlockRef packed = ir.block("gemm.packed");
+    LLVMBasicBlockRef check = ir.block("gemm.check");
+    LLVMBasicBlockRef nest = ir.block("gemm.fallback");
+    LLVMBasicBlockRef done = ir.block("gemm.done");
+    ir.condBr(isNull(bAll), nest, packed);
+    ir.at(packed);
+    LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(bBytes));
+    ir.store(ir.constInt(ir.i8, 0), failed, 1);
+    if (bDirect == null) loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
       LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
       LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
       LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
@@ -121,6 +148,21 @@ final class GemmPacked {
     loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
+      LLVMBasicBlockRef work = ir.block("gemm.items");
+      LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
+      if (heap) {
+        LLVMBasicBlockRef oom = ir.block("gemm.items.oom");
+        ir.condBr(isNull(buf), oom, work);
+        ir.at(oom);
+        // Every failing thread writes the same byte; the region's join orders it before the read.
+        LLVMValueRef st = LLVMBuildStore(ir.b, ir.constInt(ir.i8, 1), failed);
+        LLVMSetAlignment(st, 1);
+        LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+        ir.br(itemsEnd);
+      } else {
+        ir.br(work);
+      }
+      ir.at(work);
       LLVMValueRef ap = buf;
       LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
       range(begin, end, item -> {
@@ -129,7 +171,9 @@ final class GemmPacked {
         LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
         LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
-        LLVMValueRef bBatch = ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
+        LLVMValueRef bBatch = bDirect != null
+            ? ir.gep(t, bDirect, ir.mul(bi, ir.i64(k * n)))
+            : ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
         range(ir.i64(0), ir.i64(kBlocks), kb -> {
           LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
@@ -137,21 +181,41 @@ final class GemmPacked {
           packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
+          LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
           range(ir.i64(0), ir.i64(nPad / bl.nr()), q -> {
-            LLVMValueRef bq = ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
+            // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
+            LLVMValueRef bq = bDirect != null
+                ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
+                : ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
             LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(bl.nr())));
             range(ir.i64(0), panels, p -> {
               LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
               LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * nPad)));
-              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, cpq, ir.i64(nPad), first);
+              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(nPad), first);
             });
           });
         });
         store(cp, bIdx, m0, rows);
       });
       if (heap) Libc.free(ir, buf);
+      ir.br(itemsEnd);
+      ir.at(itemsEnd);
     });
+    LLVMValueRef flag = LLVMBuildLoad2(ir.b, ir.i8, failed, "");
+    LLVMSetAlignment(flag, 1);
+    LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
     Libc.free(ir, bAll);
+    ir.br(check);
+    ir.at(check);
+    ir.condBr(ir.icmp(LLVMIntNE, flag, ir.constInt(ir.i8, 0)), nest, done);
+    ir.at(nest);
+    fallback.run();
+    ir.br(done);
+    ir.at(done);
+  }
+
+  private LLVMValueRef isNull(LLVMValueRef p) {
+    return ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, p, ir.i64, ""), ir.i64(0));
   }
 
   /** Stores the finished rows [m0, m0 + rows) of the C block. */
