@@ -32,8 +32,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * The body is first emitted into a scratch function with a placeholder per buffer, then moved
  * into a function of the right signature.
  *
- * <p>Two steps whose functions print the same (apart from their names) are one function called
- * twice: the layers of a model repeat, and their steps differ only in the buffers they are given.
+ * <p>Two steps whose functions have the same structure ({@link StepFingerprint}: the same
+ * instructions, apart from names) are one function called twice: the layers of a model repeat, and their steps differ only in the buffers they are given.
  * The parallel bodies a step outlines are made canonical the same way first, so steps that call
  * them compare equal.
  */
