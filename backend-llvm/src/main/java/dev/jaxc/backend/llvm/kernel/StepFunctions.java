@@ -32,8 +32,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * The body is first emitted into a scratch function with a placeholder per buffer, then moved
  * into a function of the right signature.
  *
- * <p>Two steps whose functions print the same (apart from their names) are one function called
- * twice: the layers of a model repeat, and their steps differ only in the buffers they are given.
+ * <p>Two steps whose functions have the same structure ({@link StepFingerprint}: the same
+ * instructions, apart from names) are one function called twice: the layers of a model repeat, and their steps differ only in the buffers they are given.
  * The parallel bodies a step outlines are made canonical the same way first, so steps that call
  * them compare equal.
  */
@@ -47,12 +47,10 @@ public final class StepFunctions {
   private final String prefix;
   private final ScheduleEmitter emitter;
   /**
-   * The functions kept, by shape (parameters, blocks, instructions). Printing a function costs
-   * time linear in the whole module, so only a function whose shape an earlier one has is
-   * printed, and then compared with those of its shape (whose texts are made once, when first
-   * needed).
+   * The functions kept, by structure ({@link StepFingerprint}). Printing a function costs time
+   * linear in the whole module, so text is compared only where the structure walk cannot decide.
    */
-  private final Map<List<Long>, List<Kept>> kept = new HashMap<>();
+  private final Map<StepFingerprint, List<Kept>> kept = new HashMap<>();
 
   private static final class Kept {
     final LLVMValueRef fn;
@@ -204,17 +202,20 @@ public final class StepFunctions {
    * fn} itself, renamed to {@code name} when that is not null.
    */
   private LLVMValueRef canonical(LLVMValueRef fn, String name) {
-    List<Kept> same = kept.computeIfAbsent(shape(fn), k -> new ArrayList<>());
+    StepFingerprint print = StepFingerprint.of(fn);
+    List<Kept> same = kept.computeIfAbsent(print, k -> new ArrayList<>());
     String text = null;
-    if (!same.isEmpty()) {
-      text = text(fn);
-      for (Kept k : same) {
+    for (Kept k : same) {
+      boolean equal = true;
+      if (print.needsText) {  // an instruction the walk does not model: the exact check is the text
+        if (text == null) text = text(fn);
         if (k.text == null) k.text = text(k.fn);
-        if (k.text.equals(text)) {
-          LLVMReplaceAllUsesWith(fn, k.fn);
-          LLVMDeleteFunction(fn);
-          return k.fn;
-        }
+        equal = k.text.equals(text);
+      }
+      if (equal) {
+        LLVMReplaceAllUsesWith(fn, k.fn);
+        LLVMDeleteFunction(fn);
+        return k.fn;
       }
     }
     same.add(new Kept(fn, text));
@@ -227,20 +228,6 @@ public final class StepFunctions {
     String own = LLVMGetValueName(fn).getString();
     return Llvm.take(LLVMPrintValueToString(fn)).replaceFirst("@" + java.util.regex.Pattern.quote(own) + "\\(", "@(");
   }
-
-  /** Parameters, blocks and instructions: functions that print the same have the same shape. */
-  private static List<Long> shape(LLVMValueRef fn) {
-    long blocks = 0;
-    long instructions = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-      blocks++;
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) {
-        instructions++;
-      }
-    }
-    return List.of((long) LLVMCountParams(fn), blocks, instructions);
-  }
-
 
   private static boolean isA(LLVMValueRef v) {
     return v != null && !v.isNull();

@@ -8,6 +8,8 @@ import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.CpuBackendRules;
 import dev.jaxc.backend.llvm.emit.Compile;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.llvm.emit.Compile;
+import dev.jaxc.backend.llvm.CpuBackendRules;
 import dev.jaxc.backend.llvm.plan.Planner;
 import dev.jaxc.ir.Program;
 import java.util.HashMap;
