@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.emit.Compile;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.llvm.CpuBackendRules;
 import dev.jaxc.backend.llvm.plan.Planner;
 import dev.jaxc.ir.Program;
 import java.util.HashMap;
@@ -36,7 +38,7 @@ class StepFunctionsTest {
   @Test
   void everyStepIsACallAndRepeatedLayersShareFunctions() {
     Program p = Compile.program(LAYERS);
-    int steps = Planner.plan(p.main()).steps().size();
+    int steps = Planner.plan(p.main(), CpuBackendRules.DEFAULT).steps().size();
     try (CompiledModule m = Compiler.compile(p, TargetSpec.x86_64(), "f")) {
       String ir = m.llvmIr();
       Map<String, Integer> calls = new HashMap<>();
