@@ -33,6 +33,8 @@ final class ReduceColumns {
   private static final long PART_ELEMENTS = 1 << 15;
   /** The kept row's accumulators fit in L2 (else ReduceKernel's row tiles are used). */
   private static final long MAX_ROW_BYTES = 256 << 10;
+  /** Rows folded per pass over the partial row. */
+  private static final int GROUP = 4;
 
   private final KernelContext cx;
   private final Ir ir;
@@ -124,14 +126,11 @@ final class ReduceColumns {
       LLVMValueRef hi = ir.udiv(ir.mul(ir.add(b, ir.i64(1)), ir.i64(rows)), ir.i64(parts));
       LLVMValueRef partial = ir.gep(type, scratch, ir.mul(b, ir.i64(width)));
       cx.loops().forEach(keptShape, k -> ir.store(init.v(), at(partial, k, keptShape), slot));
-      cx.loops().forRange(lo, hi, s -> {
-        LLVMValueRef[] red = unflatten(s, leadShape);
-        cx.loops().forEach(keptShape, k -> {
-          LLVMValueRef p = at(partial, k, keptShape);
-          Value acc = Value.of(ir.load(type, p, slot));
-          ir.store(fold(acc, r.operands().get(0).at(operandIndex(red, k))).v(), p, slot);
-        });
-      });
+      // GROUP rows at a time: each accumulator is loaded and stored once per group (the same
+      // order of folds as row by row), then the part's remaining rows one by one.
+      LLVMValueRef groups = ir.udiv(ir.sub(hi, lo), ir.i64(GROUP));
+      cx.loops().forRange(ir.i64(0), groups, g -> foldRows(partial, ir.add(lo, ir.mul(g, ir.i64(GROUP))), GROUP, keptShape, leadShape));
+      cx.loops().forRange(ir.add(lo, ir.mul(groups, ir.i64(GROUP))), hi, s -> foldRows(partial, s, 1, keptShape, leadShape));
     }));
     // The partial rows folded in part order, threads over the kept positions.
     cx.loops().forEachParallel(keptShape, parts * width, LoopEmitter.VECTOR_GRAIN, k -> {
@@ -141,6 +140,18 @@ final class ReduceColumns {
         v = fold(v, Value.of(ir.load(type, at(row, k, keptShape), slot)));
       }
       for (int j = 0; j < stored.size(); j++) cx.access().store(cx.results().get(j), cx.resultTypes().get(j), k, v);
+    });
+  }
+
+  /** partial[k] folds rows first … first + n - 1 in order, for every kept index k. */
+  private void foldRows(LLVMValueRef partial, LLVMValueRef first, int n, long[] keptShape, long[] leadShape) {
+    LLVMValueRef[][] red = new LLVMValueRef[n][];
+    for (int j = 0; j < n; j++) red[j] = unflatten(ir.add(first, ir.i64(j)), leadShape);
+    cx.loops().forEach(keptShape, k -> {
+      LLVMValueRef p = at(partial, k, keptShape);
+      Value acc = Value.of(ir.load(type, p, slot));
+      for (int j = 0; j < n; j++) acc = fold(acc, r.operands().get(0).at(operandIndex(red[j], k)));
+      ir.store(acc.v(), p, slot);
     });
   }
 
