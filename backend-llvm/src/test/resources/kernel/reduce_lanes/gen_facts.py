@@ -81,6 +81,13 @@ case("sum_squares_and_mean_f64", lambda x: (jnp.sum(x * x, axis=1), jnp.mean(x, 
 case("sum_of_convert_f16", lambda x: jnp.sum(x.astype(np.float32), axis=1), pos((9, 600), np.float16))
 # A reduction whose result is read at another row must not share a row loop with its reader.
 case("rows_read_reversed", lambda x: x / jnp.sum(x, axis=1, keepdims=True)[::-1], pos((17, 257)))
+# Column reductions (leading axes reduced) folded in partial rows (ReduceColumns): 2 and 3 parts,
+# a fused producer.
+case("sum_f32_columns_700x130", lambda x: (jnp.sum(x, axis=0), jnp.sum(jnp.exp(x), axis=0)), pos((700, 130)))
+case("sum_max_i32_columns_40x30x97", lambda x: (jnp.sum(x * 3, axis=(0, 1)), jnp.max(x, axis=0), jnp.min(x, axis=(0, 1))),
+     rng.integers(-1000, 1000, (40, 30, 97)).astype(np.int32))
+# (No NaN case: XLA 0.10.2 hands max/min of 4096 elements or more to YNNPACK, which drops NaNs;
+# jaxc propagates them, as XLA does below 4096 and as jnp.max documents.)
 
 with open("facts.txt", "w") as out:
     for name, text, args, outs in facts:

@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import static org.bytedeco.llvm.global.LLVM.LLVMIntEQ;
 import static org.bytedeco.llvm.global.LLVM.LLVMIntUGE;
 import static org.bytedeco.llvm.global.LLVM.LLVMIntULT;
 
@@ -17,9 +18,11 @@ import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -100,27 +103,58 @@ final class CumulativeKernel {
       this.sizes = n.stream().mapToLong(Long::longValue).toArray();
       this.lane = axis == shape.length - 1 ? -1 : shape.length - 1;
       this.width = lane < 0 ? 1 : Math.max(1, Math.min(shape[lane], LANE_TILE));
+    }
+
+    /** The per-level slots, made inside the (possibly threaded) loop body: a thread's own stack. */
+    private void makeSlots() {
+      DType d = cx.operandType(0).dtype();
       int w = Math.toIntExact(width);
+      for (List<ReduceSlot> slots : List.of(run, last, items)) slots.clear();
       for (long ignored : sizes) {
-        run.add(ReduceSlot.array(ir, t.dtype(), w));
-        last.add(ReduceSlot.array(ir, t.dtype(), w));
-        if (reverse) items.add(ReduceSlot.array(ir, t.dtype(), BLOCK * w));
+        run.add(ReduceSlot.array(ir, d, w));
+        last.add(ReduceSlot.array(ir, d, w));
+        if (reverse) items.add(ReduceSlot.array(ir, d, BLOCK * w));
       }
     }
 
+    /**
+     * Threads over the other dimensions and the lane tiles: each line is scanned whole, by one
+     * thread, with the same code, so results do not depend on the thread count.
+     */
     void emit() {
       long[] outerShape =
           IntStream.range(0, shape.length).filter(d -> d != axis && d != lane).mapToLong(d -> shape[d]).toArray();
-      cx.loops().forEach(outerShape, o -> {
-        if (lane < 0) {
-          tile(o, ir.i64(0), 1);
-          return;
+      long n = lane < 0 ? 1 : shape[lane];
+      long full = n / width;
+      long tiles = full + (n % width > 0 ? 1 : 0);
+      long[] space = Arrays.copyOf(outerShape, outerShape.length + 1);
+      space[outerShape.length] = tiles;
+      long work = Arrays.stream(shape).reduce(1, (a, b) -> a * b) * sizes.length;
+      cx.loops().forEachParallel(space, work, 1, ot -> {
+        Index o = new Index(ot.dims().subList(0, outerShape.length));
+        LLVMValueRef t = ot.get(outerShape.length);
+        makeSlots();
+        LLVMValueRef first = ir.mul(t, ir.i64(width));
+        if (n % width == 0) {
+          tile(o, first, width);
+        } else if (full == 0) {
+          tile(o, first, n % width);
+        } else {
+          LLVMValueRef isLast = ir.icmp(LLVMIntEQ, t, ir.i64(full));
+          LLVMBasicBlockRef partial = ir.block("scan.partial");
+          LLVMBasicBlockRef whole = ir.block("scan.whole");
+          LLVMBasicBlockRef join = ir.block("scan.end");
+          ir.condBr(isLast, partial, whole);
+          ir.at(partial);
+          tile(o, first, n % width);
+          ir.br(join);
+          ir.at(whole);
+          tile(o, first, width);
+          ir.br(join);
+          ir.at(join);
         }
-        long full = shape[lane] / width;
-        if (full > 0) cx.loops().forEach(new long[] {full}, t -> tile(o, ir.mul(t.get(0), ir.i64(width)), width));
-        if (shape[lane] % width > 0) tile(o, ir.i64(full * width), shape[lane] % width);
+        for (List<ReduceSlot> slots : List.of(run, last, items)) slots.forEach(ReduceSlot::release);
       });
-      for (List<ReduceSlot> slots : List.of(run, last, items)) slots.forEach(ReduceSlot::release);
     }
 
     /** Scans the lines at {@code o} and lane positions start … start + n - 1. */

@@ -49,7 +49,7 @@ public final class KernelLowering {
   public static long scratchBytes(Primitive p, Eqn e) {
     return switch (p) {
       case SORT, TOP_K -> SortKernel.scratchBytes(e);
-      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> ReduceLanes.scratchBytes(e);
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> Math.max(ReduceLanes.scratchBytes(e), ReduceColumns.scratchBytes(p, e));
       default -> 0;
     };
   }

@@ -131,6 +131,7 @@ final class ReduceKernel {
   /** Emits the reduction; result buffer j receives the reduction's output {@code stored[j]}. */
   private static void reduce(KernelContext cx, Reduction r, List<Integer> stored) {
     if (ReduceLanes.applies(r)) ReduceLanes.emit(cx, r, stored);
+    else if (ReduceColumns.applies(r)) ReduceColumns.emit(cx, r, stored);
     else new Emission(cx, r, stored).run();
   }
 

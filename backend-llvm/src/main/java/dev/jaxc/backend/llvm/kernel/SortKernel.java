@@ -10,6 +10,7 @@ import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Type.ArrayType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -25,10 +26,25 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class SortKernel {
   private SortKernel() {}
 
-  /** The scratch of both record buffers: 2 · n · words · 8 bytes, reused by every row. */
+  /** At most this many parts of the rows, each with its own record buffers (threads take parts). */
+  private static final long MAX_PARTS = 16;
+  /** The parts' record buffers together stay under this (else fewer parts). */
+  private static final long MAX_PART_BYTES = 64L << 20;
+
+  /** The scratch of both record buffers per part: parts · 2 · n · words · 8 bytes. */
   static long scratchBytes(Eqn e) {
     Spec s = Spec.of(e);
-    return Math.multiplyExact(2 * 8L * s.layout().words(), s.n());
+    long perPart = Math.multiplyExact(2 * 8L * s.layout().words(), s.n());
+    return Math.multiplyExact(perPart, parts(e, perPart));
+  }
+
+  /** How many parts the rows are cut into, from the shape only (each row is sorted whole). */
+  private static long parts(Eqn e, long perPart) {
+    Spec s = Spec.of(e);
+    long[] shape = ((ArrayType) e.ins().get(0).type()).shape().sizes();
+    long rows = 1;
+    for (int d = 0; d < shape.length; d++) if (d != s.axis()) rows *= shape[d];
+    return Math.max(1, Math.min(Math.min(MAX_PARTS, rows), MAX_PART_BYTES / Math.max(1, perPart)));
   }
 
   static void emit(KernelContext cx) {
@@ -40,35 +56,63 @@ final class SortKernel {
     for (long r : rows) if (r == 0) return;
     if (s.kept() == 0) return;
     int words = s.layout().words();
-    LLVMValueRef a = cx.scratch();
-    LLVMValueRef b = ir.gep(ir.i64, a, ir.i64(s.n() * words));
+    long perPart = 2 * 8L * words * s.n();
+    long parts = parts(cx.eqn(), perPart);
+    long count = Arrays.stream(rows).reduce(1, (p, q) -> p * q);
+    long work = count * s.n() * (64 - Long.numberOfLeadingZeros(s.n())) * words;
+    LLVMValueRef scratch = cx.scratch();
     LLVMValueRef sort = SortFunction.get(ir, words);
-    cx.loops().forEach(rows, row -> {
-      cx.loops().forEach(new long[] {s.n()}, i -> {
-        LLVMValueRef p = i.get(0);
-        Index at = along(row, s.axis(), p);
-        List<LLVMValueRef> fields = new ArrayList<>();
-        for (int k = 0; k < s.keys(); k++)
-          fields.addAll(SortKeys.of(ir, cx.operandType(k).dtype(), cx.operands().get(k).at(at), s.order()));
-        fields.add(p);
-        LLVMValueRef[] rec = s.layout().pack(ir, fields);
-        for (int w = 0; w < words; w++)
-          ir.store(rec[w], ir.gep(ir.i64, a, ir.add(ir.mul(p, ir.i64(words)), ir.i64(w))), 8);
-      });
-      LLVMValueRef sorted = ir.call(SortFunction.type(ir), sort, a, b, ir.i64(s.n()));
-      cx.loops().forEach(new long[] {s.kept()}, i -> {
-        LLVMValueRef q = i.get(0);
-        LLVMValueRef last = ir.load(ir.i64, ir.gep(ir.i64, sorted, ir.add(ir.mul(q, ir.i64(words)), ir.i64(words - 1))), 8);
-        LLVMValueRef from = s.layout().position(ir, last);
-        Index src = along(row, s.axis(), from);
-        Index dst = along(row, s.axis(), q);
-        if (s.order() == SortKeys.Order.TOP_K) {
-          store(cx, 0, dst, cx.operands().get(0).at(src));
-          store(cx, 1, dst, Value.of(ir.trunc(from, ir.i32)));
-        } else {
-          for (int k = 0; k < cx.operands().size(); k++) store(cx, k, dst, cx.operands().get(k).at(src));
-        }
-      });
+    // Threads take parts of the rows, each part its own record buffers; every row is sorted whole.
+    cx.loops().parallel().range(parts, 1, work, (begin, end) -> cx.loops().forRange(begin, end, part -> {
+      LLVMValueRef a = ir.gep(ir.i8, scratch, ir.mul(part, ir.i64(perPart)));
+      LLVMValueRef b = ir.gep(ir.i64, a, ir.i64(s.n() * words));
+      LLVMValueRef lo = ir.udiv(ir.mul(part, ir.i64(count)), ir.i64(parts));
+      LLVMValueRef hi = ir.udiv(ir.mul(ir.add(part, ir.i64(1)), ir.i64(count)), ir.i64(parts));
+      cx.loops().forRange(lo, hi, flat -> sortRow(cx, s, unflatten(ir, flat, rows), a, b, sort));
+    }));
+  }
+
+  /** The row index (axis position 0) of flat row number {@code flat}. */
+  private static Index unflatten(Ir ir, LLVMValueRef flat, long[] rows) {
+    LLVMValueRef[] idx = new LLVMValueRef[rows.length];
+    for (int d = rows.length - 1; d >= 0; d--) {
+      if (rows[d] == 1) {
+        idx[d] = ir.i64(0);
+      } else {
+        idx[d] = ir.urem(flat, ir.i64(rows[d]));
+        flat = ir.udiv(flat, ir.i64(rows[d]));
+      }
+    }
+    return Index.of(idx);
+  }
+
+  private static void sortRow(KernelContext cx, Spec s, Index row, LLVMValueRef a, LLVMValueRef b, LLVMValueRef sort) {
+    Ir ir = cx.ir();
+    int words = s.layout().words();
+    cx.loops().forEach(new long[] {s.n()}, i -> {
+      LLVMValueRef p = i.get(0);
+      Index at = along(row, s.axis(), p);
+      List<LLVMValueRef> fields = new ArrayList<>();
+      for (int k = 0; k < s.keys(); k++)
+        fields.addAll(SortKeys.of(ir, cx.operandType(k).dtype(), cx.operands().get(k).at(at), s.order()));
+      fields.add(p);
+      LLVMValueRef[] rec = s.layout().pack(ir, fields);
+      for (int w = 0; w < words; w++)
+        ir.store(rec[w], ir.gep(ir.i64, a, ir.add(ir.mul(p, ir.i64(words)), ir.i64(w))), 8);
+    });
+    LLVMValueRef sorted = ir.call(SortFunction.type(ir), sort, a, b, ir.i64(s.n()));
+    cx.loops().forEach(new long[] {s.kept()}, i -> {
+      LLVMValueRef q = i.get(0);
+      LLVMValueRef last = ir.load(ir.i64, ir.gep(ir.i64, sorted, ir.add(ir.mul(q, ir.i64(words)), ir.i64(words - 1))), 8);
+      LLVMValueRef from = s.layout().position(ir, last);
+      Index src = along(row, s.axis(), from);
+      Index dst = along(row, s.axis(), q);
+      if (s.order() == SortKeys.Order.TOP_K) {
+        store(cx, 0, dst, cx.operands().get(0).at(src));
+        store(cx, 1, dst, Value.of(ir.trunc(from, ir.i32)));
+      } else {
+        for (int k = 0; k < cx.operands().size(); k++) store(cx, k, dst, cx.operands().get(k).at(src));
+      }
     });
   }
 

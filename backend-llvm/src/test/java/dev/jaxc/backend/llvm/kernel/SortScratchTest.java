@@ -14,20 +14,21 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sort kernels get scratch memory in the workspace: two buffers of packed records per row, live
- * only during the kernel's step, so it never overlaps a buffer that is live then.
+ * Sort kernels get scratch memory in the workspace: two buffers of packed records per part of the
+ * rows (one part per row up to 16), live only during the kernel's step, so it never overlaps a
+ * buffer that is live then.
  */
 class SortScratchTest {
   @Test
-  void scratchHoldsTwoRecordBuffersOfOneRow() {
-    // f32 key + 3 position bits: one word per record; 2 buffers · 5 records · 8 bytes.
+  void scratchHoldsTwoRecordBuffersPerPart() {
+    // f32 key + 3 position bits: one word per record; 4 rows (parts) · 2 buffers · 5 records · 8 bytes.
     Jaxpr one = Compile.program("{ lambda ; a:f32[4,5]. let b:f32[4,5] = sort[dimension=1 is_stable=True num_keys=1] a in (b,) }").main();
-    assertEquals(80, Planner.plan(one, CpuBackendRules.DEFAULT).scratch(one.eqns().get(0)).bytes());
+    assertEquals(4 * 80, Planner.plan(one, CpuBackendRules.DEFAULT).scratch(one.eqns().get(0)).bytes());
     // f64 and i64 keys + position: three words per record.
     Jaxpr three = Compile.program("{ lambda ; a:f64[6] b:i64[6]. let c:f64[6] d:i64[6] = sort[dimension=0 is_stable=True num_keys=2] a b in (c, d) }").main();
     assertEquals(2 * 6 * 3 * 8, Planner.plan(three, CpuBackendRules.DEFAULT).scratch(three.eqns().get(0)).bytes());
     Jaxpr topK = Compile.program("{ lambda ; a:f32[3,9]. let b:f32[3,2] c:i32[3,2] = top_k[axis=1 k=2] a in (b, c) }").main();
-    assertEquals(2 * 9 * 8, Planner.plan(topK, CpuBackendRules.DEFAULT).scratch(topK.eqns().get(0)).bytes());
+    assertEquals(3 * 2 * 9 * 8, Planner.plan(topK, CpuBackendRules.DEFAULT).scratch(topK.eqns().get(0)).bytes());
     Jaxpr none = Compile.program("{ lambda ; a:f32[4]. let b:f32[4] = neg a in (b,) }").main();
     assertNull(Planner.plan(none, CpuBackendRules.DEFAULT).scratch(none.eqns().get(0)));
   }
