@@ -313,6 +313,24 @@ public final class Ir implements AutoCloseable {
     return LLVMBuildBitCast(b, x, t, "");
   }
 
+  /**
+   * {@code if (cond) then() else otherwise()} at the builder's position, in blocks named
+   * {@code prefix.partial}, {@code prefix.whole} and {@code prefix.end}; the builder ends at the join.
+   */
+  public void ifElse(LLVMValueRef cond, String prefix, Runnable then, Runnable otherwise) {
+    LLVMBasicBlockRef yes = block(prefix + ".partial");
+    LLVMBasicBlockRef no = block(prefix + ".whole");
+    LLVMBasicBlockRef join = block(prefix + ".end");
+    condBr(cond, yes, no);
+    at(yes);
+    then.run();
+    br(join);
+    at(no);
+    otherwise.run();
+    br(join);
+    at(join);
+  }
+
   // ---- floating point; fmul/fadd/fsub may be contracted into FMAs, as XLA:CPU does
 
   public LLVMValueRef fadd(LLVMValueRef x, LLVMValueRef y) {

@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
-import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -140,18 +139,8 @@ final class CumulativeKernel {
         } else if (full == 0) {
           tile(o, first, n % width);
         } else {
-          LLVMValueRef isLast = ir.icmp(LLVMIntEQ, t, ir.i64(full));
-          LLVMBasicBlockRef partial = ir.block("scan.partial");
-          LLVMBasicBlockRef whole = ir.block("scan.whole");
-          LLVMBasicBlockRef join = ir.block("scan.end");
-          ir.condBr(isLast, partial, whole);
-          ir.at(partial);
-          tile(o, first, n % width);
-          ir.br(join);
-          ir.at(whole);
-          tile(o, first, width);
-          ir.br(join);
-          ir.at(join);
+          ir.ifElse(ir.icmp(LLVMIntEQ, t, ir.i64(full)), "scan",
+              () -> tile(o, first, n % width), () -> tile(o, first, width));
         }
         for (List<ReduceSlot> slots : List.of(run, last, items)) slots.forEach(ReduceSlot::release);
       });

@@ -222,18 +222,8 @@ final class ReduceKernel {
         } else if (full == 0) {
           tile(o, start, n % width);
         } else {
-          LLVMValueRef last = ir.icmp(org.bytedeco.llvm.global.LLVM.LLVMIntEQ, t, ir.i64(full));
-          LLVMBasicBlockRef partial = ir.block("tile.partial");
-          LLVMBasicBlockRef whole = ir.block("tile.whole");
-          LLVMBasicBlockRef join = ir.block("tile.end");
-          ir.condBr(last, partial, whole);
-          ir.at(partial);
-          tile(o, start, n % width);
-          ir.br(join);
-          ir.at(whole);
-          tile(o, start, width);
-          ir.br(join);
-          ir.at(join);
+          ir.ifElse(ir.icmp(org.bytedeco.llvm.global.LLVM.LLVMIntEQ, t, ir.i64(full)), "tile",
+              () -> tile(o, start, n % width), () -> tile(o, start, width));
         }
         release();
       });
