@@ -151,6 +151,19 @@ CUresult cuEventRecord(void *event, void *stream) { (void)event; (void)stream; I
 #ifndef MISSING_SYMBOL
 CUresult cuEventQuery(void *event) { (void)event; return is("busy") ? 600 : 0; }
 #endif
+/* what bench/gpu/check_cases.py asks besides the library */
+CUresult cuDeviceGetName(char *name, int len, int dev) {
+  (void)dev;
+  strncpy(name, "Fake GPU", (size_t)len);
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 75 ? 8 : 0; return 0; }
+CUresult cuDriverGetVersion(int *v) { *v = 12040; return 0; }
+CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(8); return 0; }
+CUresult cuMemsetD8_v2(unsigned long long p, unsigned char v, size_t n) {
+  memset((void *)(uintptr_t)p, v, n);
+  return 0;
+}
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
   (void)stream;
   if (!event || flags) return 1;
