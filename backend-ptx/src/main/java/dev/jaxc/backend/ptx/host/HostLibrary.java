@@ -125,8 +125,15 @@ public final class HostLibrary {
         longs(ir, "jaxc.ptx.output_bytes", p.outputBytes().stream().mapToLong(Long::longValue).toArray()),
         longs(ir, "jaxc.ptx.staging", java.util.Arrays.copyOf(staging, nio)),
         ir.i64(staging[nio]),
+        ir.i32(smNumber(p.sm())),
     };
     return global(ir, "jaxc.ptx.descriptor", LLVMConstNamedStruct(programType, array(fields), fields.length));
+  }
+
+  /** {@code sm_80} as 80, {@code sm_90a} as 90; 0 when {@code sm} names no number. */
+  static int smNumber(String sm) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("sm_(\\d+)").matcher(sm);
+    return m.lookingAt() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   private static void entryPoints(Ir ir, DeviceProgram p, LLVMValueRef program) {

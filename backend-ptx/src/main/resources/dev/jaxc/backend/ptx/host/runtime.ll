@@ -12,12 +12,13 @@
 ; Return codes (abi/ErrorCode): 0 ok, 1 bad arguments, 2 out of memory (host or device),
 ; 10 no CUDA driver (libcuda.so.1 missing, or a required symbol missing: driver too old),
 ; 11 no CUDA device, 12 PTX too new for the driver (CUDA_ERROR_UNSUPPORTED_PTX_VERSION),
-; 13 PTX target newer than the GPU (CUDA_ERROR_NO_BINARY_FOR_GPU), 1000 + r any other CUresult r.
+; 13 PTX target newer than the GPU (see @jaxc.ptx.load_error), 1000 + r any other CUresult r.
 
 ; 0 PTX text (NUL-terminated), 1 number of inputs, 2 number of outputs, 3 number of launches,
 ; 4 launches [n x %jaxc.ptx.launch], 5 workspace bytes, 6 input bytes [i64], 7 output bytes [i64],
-; 8 staging offsets [i64] (inputs, then outputs) for _host calls, 9 staging bytes
-%jaxc.ptx.program = type { ptr, i32, i32, i32, ptr, i64, ptr, ptr, ptr, i64 }
+; 8 staging offsets [i64] (inputs, then outputs) for _host calls, 9 staging bytes,
+; 10 the PTX target as a number (sm_80: 80)
+%jaxc.ptx.program = type { ptr, i32, i32, i32, ptr, i64, ptr, ptr, ptr, i64, i32 }
 ; kernel name, grid x, block x, dynamic shared bytes
 %jaxc.ptx.launch = type { ptr, i32, i32, i32 }
 ; one per CUDA context: next, CUcontext, context id (cuCtxGetId, else 0), CUmodule,
@@ -38,6 +39,7 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 
 ; The driver functions, by index. All but the last are required (a driver without one is "no
 ; CUDA driver"); cuCtxGetId (CUDA 12) tells a destroyed context from a new one at the same address.
+; The names are the ones libcuda exports for the current ABI (the _v2 ones where there are two).
 @jaxc.ptx.sym.0 = private unnamed_addr constant [7 x i8] c"cuInit\00"
 @jaxc.ptx.sym.1 = private unnamed_addr constant [12 x i8] c"cuDeviceGet\00"
 @jaxc.ptx.sym.2 = private unnamed_addr constant [16 x i8] c"cuCtxGetCurrent\00"
@@ -58,10 +60,12 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 @jaxc.ptx.sym.17 = private unnamed_addr constant [14 x i8] c"cuEventRecord\00"
 @jaxc.ptx.sym.18 = private unnamed_addr constant [13 x i8] c"cuEventQuery\00"
 @jaxc.ptx.sym.19 = private unnamed_addr constant [18 x i8] c"cuStreamWaitEvent\00"
-@jaxc.ptx.sym.20 = private unnamed_addr constant [11 x i8] c"cuCtxGetId\00"
-@jaxc.ptx.symbols = internal constant [21 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20]
+@jaxc.ptx.sym.20 = private unnamed_addr constant [15 x i8] c"cuCtxGetDevice\00"
+@jaxc.ptx.sym.21 = private unnamed_addr constant [21 x i8] c"cuDeviceGetAttribute\00"
+@jaxc.ptx.sym.22 = private unnamed_addr constant [11 x i8] c"cuCtxGetId\00"
+@jaxc.ptx.symbols = internal constant [23 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20, ptr @jaxc.ptx.sym.21, ptr @jaxc.ptx.sym.22]
 
-@jaxc.ptx.driver = internal global [21 x ptr] zeroinitializer
+@jaxc.ptx.driver = internal global [23 x ptr] zeroinitializer
 ; 1 once the table is filled and cuInit succeeded (written with release, read with acquire)
 @jaxc.ptx.loaded = internal global i32 0, align 4
 ; one pthread_mutex_t (40 bytes on x86-64, 48 on AArch64; all-zero is PTHREAD_MUTEX_INITIALIZER)
@@ -76,7 +80,7 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 
 define internal ptr @jaxc.ptx.fn(i32 %k) alwaysinline nounwind {
 entry:
-  %p = getelementptr [21 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
+  %p = getelementptr [23 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
   %f = load ptr, ptr %p
   ret ptr %f
 }
@@ -150,18 +154,18 @@ open:
   br i1 %noh, label %nodriver, label %loop
 loop:
   %i = phi i32 [ 0, %open ], [ %i1, %next ]
-  %np = getelementptr [21 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
+  %np = getelementptr [23 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
   %name = load ptr, ptr %np
   %f = call ptr @dlsym(ptr %h, ptr %name)
-  %fp = getelementptr [21 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
+  %fp = getelementptr [23 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
   store ptr %f, ptr %fp
   %missing = icmp eq ptr %f, null
-  %required = icmp ult i32 %i, 20
+  %required = icmp ult i32 %i, 22
   %bad = and i1 %missing, %required
   br i1 %bad, label %nodriver, label %next
 next:
   %i1 = add i32 %i, 1
-  %more = icmp ult i32 %i1, 21
+  %more = icmp ult i32 %i1, 23
   br i1 %more, label %loop, label %init
 init:
   %cuInit = call ptr @jaxc.ptx.fn(i32 0)
@@ -230,7 +234,7 @@ entry:
   %idslot = alloca i64
   %modslot = alloca ptr
   store i64 0, ptr %idslot
-  %cuCtxGetId = call ptr @jaxc.ptx.fn(i32 20)
+  %cuCtxGetId = call ptr @jaxc.ptx.fn(i32 22)
   %hasid = icmp ne ptr %cuCtxGetId, null
   br i1 %hasid, label %askid, label %search
 askid:
@@ -267,7 +271,7 @@ load:
   %lfail = icmp ne i32 %rl, 0
   br i1 %lfail, label %loadfail, label %loaded
 loadfail:
-  %cl = call i32 @jaxc.ptx.code(i32 %rl)
+  %cl = call i32 @jaxc.ptx.load_error(ptr %prog, i32 %rl)
   ret i32 %cl
 loaded:
   %mod = load ptr, ptr %modslot
@@ -341,6 +345,45 @@ oom:
   %cuModuleUnload2 = call ptr @jaxc.ptx.fn(i32 7)
   %ru2 = call i32 %cuModuleUnload2(ptr %mod)
   ret i32 2
+}
+
+; The code for a module the driver refused: PTX_TOO_NEW_FOR_GPU when the program's sm is above
+; the current device's compute capability (the driver answers that with CUDA_ERROR_INVALID_PTX,
+; 218, as seen on an H200 with driver 580, or with CUDA_ERROR_NO_BINARY_FOR_GPU, 209), else
+; the driver's own code.
+define internal i32 @jaxc.ptx.load_error(ptr %prog, i32 %r) nounwind {
+entry:
+  %dev = alloca i32
+  %major = alloca i32
+  %minor = alloca i32
+  %c = call i32 @jaxc.ptx.code(i32 %r)
+  %e218 = icmp eq i32 %r, 218
+  %e209 = icmp eq i32 %r, 209
+  %jit = or i1 %e218, %e209
+  br i1 %jit, label %device, label %done
+device:
+  %cuCtxGetDevice = call ptr @jaxc.ptx.fn(i32 20)
+  %r1 = call i32 %cuCtxGetDevice(ptr %dev)
+  %d = load i32, ptr %dev
+  %cuDeviceGetAttribute = call ptr @jaxc.ptx.fn(i32 21)
+  %r2 = call i32 %cuDeviceGetAttribute(ptr %major, i32 75, i32 %d)   ; COMPUTE_CAPABILITY_MAJOR
+  %r3 = call i32 %cuDeviceGetAttribute(ptr %minor, i32 76, i32 %d)   ; COMPUTE_CAPABILITY_MINOR
+  %r12 = or i32 %r1, %r2
+  %r123 = or i32 %r12, %r3
+  %asked = icmp eq i32 %r123, 0
+  br i1 %asked, label %compare, label %done
+compare:
+  %ma = load i32, ptr %major
+  %mi = load i32, ptr %minor
+  %ma10 = mul i32 %ma, 10
+  %cc = add i32 %ma10, %mi
+  %smp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 10
+  %sm = load i32, ptr %smp
+  %older = icmp ugt i32 %sm, %cc
+  %rc = select i1 %older, i32 13, i32 %c
+  ret i32 %rc
+done:
+  ret i32 %c
 }
 
 ; --- work memory ------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ final class GpuCaseDir {
     for (String[] variant : variants) {
       String ptx = v.ptx().replace(".version 7.0\n.target sm_80", variant[1]);
       if (ptx.equals(v.ptx())) throw new IllegalStateException("vadd2.ptx has no .version 7.0 / .target sm_80 lines");
-      DeviceProgram p = new DeviceProgram(variant[0], v.sm(), ptx, v.launches(), v.workspaceBytes(), v.inputBytes(),
+      DeviceProgram p = new DeviceProgram(variant[0], variant[1].substring(variant[1].indexOf("sm_")), ptx, v.launches(), v.workspaceBytes(), v.inputBytes(),
           v.outputBytes());
       Linker.linkShared(HostLibrary.object(p, host), dir.resolve("lib" + variant[0] + ".so"), host);
     }

@@ -33,7 +33,7 @@ class HostLibraryTest {
   /** FAKE_CUDA mode and the code every entry point must return. */
   private static final Map<String, Integer> FAILURES = Map.of(
       "nodevice", 11, "nodevice0", 11, "ptx222", 12, "gpu209", 13, "oom", 2,
-      "init999", 1999, "launch719", 1719, "sync700", 1700);
+      "init999", 1999, "launch719", 1719, "sync700", 1700, "ptx218", 1218, "oldgpu", 13);
 
   @Test
   void objectImportsNoCudaAndExportsTheEntryPoints() {
@@ -44,6 +44,14 @@ class HostLibraryTest {
       assertEquals(new TreeSet<>(List.of("vadd2", "vadd2_async", "vadd2_host", "vadd2_num_inputs", "vadd2_num_outputs",
           "vadd2_workspace_size", "vadd2_input_bytes", "vadd2_output_bytes")), new TreeSet<>(s.defined()), spec.triple());
     }
+  }
+
+  @Test
+  void theProgramsTargetIsANumberTheRuntimeComparesWithTheGpu() {
+    assertEquals(80, HostLibrary.smNumber("sm_80"));
+    assertEquals(90, HostLibrary.smNumber("sm_90a"));
+    assertEquals(100, HostLibrary.smNumber("sm_100"));
+    assertEquals(0, HostLibrary.smNumber("compute"));
   }
 
   @Test

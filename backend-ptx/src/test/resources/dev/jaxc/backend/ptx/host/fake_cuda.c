@@ -3,6 +3,7 @@
    events are tokens. FAKE_CUDA selects a failure:
      nodevice  cuInit -> CUDA_ERROR_NO_DEVICE (100)      nodevice0  cuDeviceGet -> 101
      ptx222    cuModuleLoadData -> 222 (PTX too new)     gpu209     cuModuleLoadData -> 209
+     ptx218    cuModuleLoadData -> 218 (JIT failed)      oldgpu     218 on a compute capability 7.0 GPU
      oom       cuMemAlloc_v2 -> CUDA_ERROR_OUT_OF_MEMORY  init999    cuInit -> 999
      launch719 cuLaunchKernel -> 719                     sync700    cuStreamSynchronize -> 700
      busy      events never complete (cuEventQuery -> CUDA_ERROR_NOT_READY 600)
@@ -92,6 +93,7 @@ static struct func funcs[] = {{"jaxc_test_add", k_add, 49152}, {"jaxc_test_doubl
 CUresult cuModuleLoadData(void **module, const void *image) {
   if (is("ptx222")) return 222;
   if (is("gpu209")) return 209;
+  if (is("ptx218") || is("oldgpu")) return 218;  /* JIT failed: a compiler bug, or a GPU older than .target */
   if (!strstr(image, ".entry jaxc_test_add(") || !strstr(image, ".entry jaxc_test_double(")) return 218;
   INC(loads);
   *module = malloc(16);
@@ -157,7 +159,13 @@ CUresult cuDeviceGetName(char *name, int len, int dev) {
   strncpy(name, "Fake GPU", (size_t)len);
   return 0;
 }
-CUresult cuDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 75 ? 8 : 0; return 0; }
+CUresult cuDeviceGetAttribute(int *v, int attr, int dev) {
+  (void)dev;
+  if (attr == 75) *v = is("oldgpu") ? 7 : 8;  /* compute capability 7.0 or 8.0 */
+  else *v = 0;
+  return 0;
+}
+CUresult cuCtxGetDevice(int *dev) { *dev = 0; return 0; }
 CUresult cuDriverGetVersion(int *v) { *v = 12040; return 0; }
 CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(8); return 0; }
 CUresult cuMemsetD8_v2(unsigned long long p, unsigned char v, size_t n) {
