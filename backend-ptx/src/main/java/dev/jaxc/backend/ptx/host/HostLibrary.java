@@ -2,6 +2,7 @@ package dev.jaxc.backend.ptx.host;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
+import dev.jaxc.backend.llvm.artifact.Linker;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.llvm.LlvmException;
@@ -32,7 +33,16 @@ public final class HostLibrary {
 
   private HostLibrary() {}
 
-  /** The object file. */
+  /**
+   * Writes the shared library {@code output} ({@code --emit shared}) with the system's linker;
+   * the library needs only the C library at load time.
+   */
+  public static void linkShared(DeviceProgram program, TargetSpec host, java.nio.file.Path output)
+      throws Linker.LinkException, java.io.IOException {
+    Linker.linkShared(object(program, host), output, host);
+  }
+
+  /** The object file ({@code --emit obj}). */
   public static byte[] object(DeviceProgram program, TargetSpec host) {
     return build(program, host, (tm, m) -> tm.emit(m, false));
   }

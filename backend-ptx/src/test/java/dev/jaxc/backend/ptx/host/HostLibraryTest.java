@@ -111,7 +111,7 @@ class HostLibraryTest {
   private void build(TargetSpec spec, String cc) throws Exception {
     Files.writeString(dir.resolve("vadd2.h"), Vadd2.header());
     Files.writeString(dir.resolve("host_test.c"), Vadd2.resource("host_test.c"));
-    Linker.linkShared(HostLibrary.object(Vadd2.program(), spec), dir.resolve("libvadd2.so"), spec);
+    HostLibrary.linkShared(Vadd2.program(), spec, dir.resolve("libvadd2.so"));
     run(List.of(cc, "-O1", "-Wall", "-o", "host_test", "host_test.c", "-L.", "-lvadd2", "-ldl", "-lpthread",
         "-Wl,-rpath," + dir), Map.of());
   }
