@@ -72,7 +72,8 @@ public final class Linker {
       Files.write(obj, object);
       List<String> cmd = new ArrayList<>(base);
       cmd.addAll(List.of("-o", tmpOut.toString(), obj.toString()));
-      if (importsThreads(object)) cmd.addAll(pthread(base, spec, Files::isRegularFile));
+      if (imports(object, "pthread_create")) cmd.addAll(pthread(base, spec, Files::isRegularFile));
+      if (imports(object, "dlopen")) cmd.addAll(library("dl", base, spec, Files::isRegularFile));
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       byte[] log = p.getInputStream().readAllBytes();
       boolean done = p.waitFor(120, TimeUnit.SECONDS);
@@ -97,9 +98,9 @@ public final class Linker {
     }
   }
 
-  private static boolean importsThreads(byte[] object) {
+  private static boolean imports(byte[] object, String symbol) {
     try {
-      return ElfSymbols.of(object).undefined().contains("pthread_create");
+      return ElfSymbols.of(object).undefined().contains(symbol);
     } catch (IllegalArgumentException | IndexOutOfBoundsException notElf) {
       return false;  // the linker will say what is wrong with it
     }
@@ -113,11 +114,19 @@ public final class Linker {
    * tests files); without one the symbols are left to the C library at load time.
    */
   static List<String> pthread(List<String> base, TargetSpec spec, Predicate<Path> exists) {
-    if (!base.get(0).endsWith("ld.lld")) return List.of("-lpthread");
+    return library("pthread", base, spec, exists);
+  }
+
+  /**
+   * As {@link #pthread} for the C library's part {@code lib}: {@code -ldl} for an object that
+   * imports {@code dlopen} (the PTX host library), in libdl.so.2 before glibc 2.34.
+   */
+  static List<String> library(String lib, List<String> base, TargetSpec spec, Predicate<Path> exists) {
+    if (!base.get(0).endsWith("ld.lld")) return List.of("-l" + lib);
     String gnu = spec.arch() == TargetSpec.Arch.AARCH64 ? "aarch64-linux-gnu" : "x86_64-linux-gnu";
     for (String dir : List.of("/usr/" + gnu + "/lib", "/lib/" + gnu, "/usr/lib/" + gnu)) {
       Path d = Path.of(dir);
-      if (exists.test(d.resolve("libpthread.so")) || exists.test(d.resolve("libpthread.a"))) return List.of("-L" + dir, "-lpthread");
+      if (exists.test(d.resolve("lib" + lib + ".so")) || exists.test(d.resolve("lib" + lib + ".a"))) return List.of("-L" + dir, "-l" + lib);
     }
     return List.of();
   }

@@ -30,4 +30,12 @@ class LinkerPthreadTest {
         p -> p.equals(Path.of("/usr/lib/x86_64-linux-gnu/libpthread.so"))));
     assertEquals(List.of(), Linker.pthread(LLD, TargetSpec.x86_64(), p -> false));
   }
+
+  @Test
+  void anObjectThatLoadsLibrariesGetsLibdlTheSameWay() {
+    assertEquals(List.of("-ldl"), Linker.library("dl", List.of("/usr/bin/cc", "-shared"), TargetSpec.x86_64(), p -> false));
+    assertEquals(List.of("-L/usr/aarch64-linux-gnu/lib", "-ldl"), Linker.library("dl", LLD, TargetSpec.aarch64(),
+        p -> p.equals(Path.of("/usr/aarch64-linux-gnu/lib/libdl.so"))));
+    assertEquals(List.of(), Linker.library("dl", LLD, TargetSpec.x86_64(), p -> false));
+  }
 }
