@@ -27,6 +27,13 @@ final class LineIndex {
     this.length = text.length();
   }
 
+  /** From line starts already found ({@code starts[0] == 0}, ascending; the array is kept). */
+  LineIndex(int[] starts, int count, int length) {
+    this.starts = starts;
+    this.count = count;
+    this.length = length;
+  }
+
   int lineCount() {
     return count;
   }
