@@ -57,7 +57,15 @@ public final class JaxprParser {
   public static Source read(Path file) throws IOException {
     long size = Files.size(file);
     if (size > MAX_INPUT_BYTES) throw tooLarge(size);
-    return Source.of(file.toString(), decode(Files.readAllBytes(file)));
+    byte[] bytes = Files.readAllBytes(file);
+    // The usual case, ASCII without colour codes, needs no decoding or cleaning: one copy.
+    if (isPlainAscii(bytes)) return new Source(file.toString(), new String(bytes, StandardCharsets.ISO_8859_1));
+    return Source.of(file.toString(), decode(bytes));
+  }
+
+  private static boolean isPlainAscii(byte[] bytes) {
+    for (byte b : bytes) if (b < 0 || b == 0x1b) return false;
+    return true;
   }
 
   private static JaxcException tooLarge(long size) {
