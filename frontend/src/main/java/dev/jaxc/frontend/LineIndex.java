@@ -57,13 +57,6 @@ final class LineIndex {
     return starts[line - 1];
   }
 
-  /** End of the line's text, without its line break (and without a CR before it). */
-  int lineEnd(int line, String text) {
-    int end = line < count ? starts[line] - 1 : length;
-    if (end > lineStart(line) && text.charAt(end - 1) == '\r') end--;
-    return end;
-  }
-
   int colOf(int offset) {
     int o = Math.max(0, Math.min(offset, length));
     return o - lineStart(lineOf(o)) + 1;
