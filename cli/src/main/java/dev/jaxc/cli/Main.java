@@ -1,9 +1,11 @@
 package dev.jaxc.cli;
 
+import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.ir.diag.JaxcException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,6 +25,26 @@ public final class Main implements Runnable {
    * and errors involve only itself.
    */
   private static final Map<String, Supplier<Object>> COMMANDS = commands();
+
+  /** The commands that use LLVM. */
+  private static final Set<String> LLVM_COMMANDS = Set.of("compile", "run", "check", "bench");
+
+  /**
+   * Loads and initialises LLVM's native library (~0.1 s) on another core while picocli parses the
+   * arguments and the frontend reads the model. A failure is left for the command's own call of
+   * {@link Llvm#init} to meet.
+   */
+  private static void preloadLlvm() {
+    Thread t = new Thread(() -> {
+      try {
+        Llvm.init();
+      } catch (Throwable e) {
+        // reported where the command initialises LLVM itself
+      }
+    }, "jaxc-llvm-init");
+    t.setDaemon(true);
+    t.start();
+  }
 
   private static Map<String, Supplier<Object>> commands() {
     Map<String, Supplier<Object>> m = new LinkedHashMap<>();
@@ -44,6 +66,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
+    if (args.length > 0 && LLVM_COMMANDS.contains(args[0])) preloadLlvm();
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
