@@ -13,9 +13,7 @@ import dev.jaxc.ir.diag.Span;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Recursive descent over the jaxpr grammar (§3): printouts with shared {@code let}s, jaxprs,
