@@ -57,7 +57,15 @@ public final class JaxprParser {
   public static Source read(Path file) throws IOException {
     long size = Files.size(file);
     if (size > MAX_INPUT_BYTES) throw tooLarge(size);
-    return Source.of(file.toString(), decode(Files.readAllBytes(file)));
+    byte[] bytes = Files.readAllBytes(file);
+    // The usual case, ASCII without colour codes, needs no decoding or cleaning: one copy.
+    if (isPlainAscii(bytes)) return new Source(file.toString(), new String(bytes, StandardCharsets.ISO_8859_1));
+    return Source.of(file.toString(), decode(bytes));
+  }
+
+  private static boolean isPlainAscii(byte[] bytes) {
+    for (byte b : bytes) if (b < 0 || b == 0x1b) return false;
+    return true;
   }
 
   private static JaxcException tooLarge(long size) {
@@ -96,21 +104,9 @@ public final class JaxprParser {
 
   /** Rejects binary input: control characters other than tab and line breaks. */
   private static void checkText(Lexer lx) {
-    String t = lx.text;
-    // One byte per character (others become '?', which is not a control character): a byte array
-    // is scanned several times faster than String.charAt calls. A surrogate pair becomes one
-    // byte, so offsets would shift: such text is scanned by character.
-    byte[] b = t.getBytes(StandardCharsets.ISO_8859_1);
-    if (b.length != t.length()) {
-      for (int i = 0; i < t.length(); i++) checkChar(lx, t.charAt(i), i);
-      return;
-    }
-    for (int i = 0; i < b.length; i++) checkChar(lx, (char) (b[i] & 0xff), i);
-  }
-
-  private static void checkChar(Lexer lx, char c, int i) {
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-      throw lx.error(String.format("input is not jaxpr text: unexpected byte 0x%02x", (int) c), i, i + 1);
+    int i = lx.firstControl();
+    if (i >= 0) {
+      throw lx.error(String.format("input is not jaxpr text: unexpected byte 0x%02x", (int) lx.text.charAt(i)), i, i + 1);
     }
   }
 }

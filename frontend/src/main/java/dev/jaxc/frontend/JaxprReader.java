@@ -13,9 +13,7 @@ import dev.jaxc.ir.diag.Span;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Recursive descent over the jaxpr grammar (§3): printouts with shared {@code let}s, jaxprs,
@@ -28,13 +26,14 @@ final class JaxprReader {
   private final Lexer lx;
   private final ParamListReader params;
   /** Types read so far by their text (a model repeats a few types many times). */
-  private final Map<String, Type> types = new HashMap<>();
+  private final TextTable<Type> types;
   private final Deque<SharedJaxprs> printouts = new ArrayDeque<>();
   /** The scopes of the jaxprs being read, innermost first: only to explain undefined names. */
   private final Deque<Scope> enclosing = new ArrayDeque<>();
 
   JaxprReader(Lexer lx) {
     this.lx = lx;
+    this.types = new TextTable<>(lx);
     this.params = new ParamListReader(lx, this);
   }
 
@@ -59,7 +58,7 @@ final class JaxprReader {
     try {
       while (atLet(lx.pos)) {
         int nameStart = lx.skipSpaceFrom(lx.pos + 3);
-        int eq = lx.text.indexOf('=', nameStart);
+        int eq = lx.indexOf('=', nameStart);
         int nameEnd = eq;
         while (Lexer.isSpace(lx.charAt(nameEnd - 1))) nameEnd--;
         String name = lx.text.substring(nameStart, nameEnd);
@@ -93,7 +92,7 @@ final class JaxprReader {
   boolean atLet(int p) {
     if (!lx.atWord("let", p) || !Lexer.isBlank(lx.charAt(p + 3))) return false;
     int i = p + 3;
-    while (i < lx.length && lx.text.charAt(i) != '=' && lx.text.charAt(i) != '\n') i++;
+    while (i < lx.length && lx.charAt(i) != '=' && lx.charAt(i) != '\n') i++;
     return lx.charAt(i) == '=' && i > lx.skipSpaceFrom(p + 3) && lx.charAt(lx.skipSpaceFrom(i + 1)) == '{';
   }
 
@@ -113,7 +112,7 @@ final class JaxprReader {
     if (!startsJaxpr(open)) throw lx.expected("'{ lambda'");
     lx.enter(open);
     lx.pos = lx.skipSpaceFrom(open + 1) + "lambda".length();
-    Scope scope = new Scope();
+    Scope scope = new Scope(lx);
     enclosing.push(scope);
     List<Var> constvars = binders(scope, ';');
     lx.pos++;
@@ -194,8 +193,11 @@ final class JaxprReader {
     }
     lx.pos++;
     Type type = TypeParser.parse(lx, types);
-    Var first = scope.clash(name.text());
-    for (Var p : pending) if (first == null && !p.isDropped() && p.name().equals(name.text())) first = p;
+    Var first = scope.clash(name.span().start(), name.span().end());
+    for (int i = 0; i < pending.size() && first == null; i++) {
+      Var p = pending.get(i);
+      if (!p.isDropped() && p.name().equals(name.text())) first = p;
+    }
     if (first != null) {
       Span s = first.span();
       throw new JaxcException(
@@ -219,7 +221,7 @@ final class JaxprReader {
     int idEnd = lx.identEnd(start);
     char next = lx.charAt(idEnd);
     if (next == ':') {
-      List<Var> outs = new ArrayList<>();
+      List<Var> outs = new ArrayList<>(2);
       while (true) {
         outs.add(binder(scope, outs));
         lx.skipSpace();
@@ -251,7 +253,7 @@ final class JaxprReader {
       while (Lexer.isWordChar(lx.charAt(pe)) || lx.charAt(pe) == '-' || lx.charAt(pe) == '.') pe++;
     }
     if (pe == ps) throw lx.expected("a primitive name after '='");
-    String prim = lx.text.substring(ps, pe);
+    String prim = lx.name(ps, pe);
     Span primSpan = lx.span(ps, pe);
     if (outs.isEmpty() && lx.charAt(start) != '=' && lx.charAt(pe) != '[' && assignsLater(pe)) {
       throw lx.error("expected ':' and a type after binder '" + prim + "', or '=' before a primitive", ps, pe);
@@ -259,8 +261,8 @@ final class JaxprReader {
     lx.pos = pe;
     Params eqnParams = lx.peek() == '[' ? params.read(prim, outs) : Params.EMPTY;
     int end = lx.pos;
-    List<Atom> ins = new ArrayList<>();
-    List<Span> inSpans = new ArrayList<>();
+    List<Atom> ins = new ArrayList<>(4);
+    List<Span> inSpans = new ArrayList<>(4);
     while (true) {
       boolean newline = lx.skipSpace();
       if (lx.atEnd() || (newline && lx.column(lx.pos) <= col) || endsOperands(lx.pos)) break;
@@ -270,7 +272,7 @@ final class JaxprReader {
       end = lx.pos;
     }
     lx.pos = end;
-    for (Var v : outs) scope.bind(v);
+    for (int i = 0; i < outs.size(); i++) scope.bind(outs.get(i));
     return new Eqn(outs, prim, eqnParams, ins, lx.span(start, end), primSpan, inSpans);
   }
 
@@ -280,8 +282,8 @@ final class JaxprReader {
 
   /** Whether " = " follows on this line: a binder without its type, not a result-less equation. */
   private boolean assignsLater(int p) {
-    for (int i = p; i < lx.length && lx.text.charAt(i) != '\n'; i++) {
-      if (lx.text.startsWith(" = ", i)) return true;
+    for (int i = p; i < lx.length && lx.charAt(i) != '\n'; i++) {
+      if (lx.startsWith(" = ", i)) return true;
     }
     return false;
   }
@@ -294,7 +296,7 @@ final class JaxprReader {
     char c = lx.charAt(p);
     if (";}),]=".indexOf(c) >= 0 || inKeyword(p, true)) return true;
     int e = lx.identEnd(p);
-    return e > p && lx.charAt(e) == ':' && !LiteralParser.isLiteralWord(lx.text.substring(p, e));
+    return e > p && lx.charAt(e) == ':' && !LiteralParser.isLiteralWord(lx, p, e);
   }
 
   /**
@@ -308,18 +310,19 @@ final class JaxprReader {
     char c = lx.peek();
     if (Lexer.isIdentStart(c)) {
       int e = lx.identEnd(start);
-      String w = lx.text.substring(start, e);
       // `inf`, `nan`, `infj`, `nanj` are also variable names: a bound one is a variable.
       boolean literal =
-          LiteralParser.isLiteralWord(w)
-              && (w.equals("True") || w.equals("False") || lx.charAt(e) == ':' || scope.lookup(w) == null);
+          LiteralParser.isLiteralWord(lx, start, e)
+              && (lx.charAt(start) == 'T' || lx.charAt(start) == 'F' || lx.charAt(e) == ':'
+                  || scope.lookup(start, e) == null);
       if (!literal) {
         lx.pos = e;
-        if (w.equals("_") && outer != null && outIndex >= 0 && outIndex < outer.size()) {
+        boolean dropped = e == start + 1 && c == '_';
+        if (dropped && outer != null && outIndex >= 0 && outIndex < outer.size()) {
           return new Var("_", outer.get(outIndex).type(), lx.span(start, e));
         }
-        Var v = scope.lookup(w);
-        if (v == null) throw undefined(w, start, e);
+        Var v = scope.lookup(start, e);
+        if (v == null) throw undefined(lx.substring(start, e), start, e);
         return v;
       }
     } else if (!(c == '-' || Lexer.isDigit(c) || c == '(' || c == '[')) {

@@ -2,6 +2,8 @@ package dev.jaxc.frontend;
 
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.diag.Span;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A cursor over the cleaned source text with the scanning primitives the parsers share. The jaxpr
@@ -15,16 +17,74 @@ final class Lexer {
   static final int MAX_DEPTH = 200;
   private static final int QUOTE_MAX = 32;
 
+  /** A character that is not Latin-1 reads as this byte (it is nothing in the grammar). */
+  private static final byte OTHER = '?';
+  /** Bytes the first pass stops at: line breaks, control characters and {@link #OTHER}. */
+  private static final boolean[] NOTED = new boolean[256];
+
+  static {
+    for (int c = 0; c < 0x20; c++) NOTED[c] = c != ' ' && c != '\t';
+    NOTED[0x7f] = true;
+    NOTED[OTHER] = true;
+  }
+
   final String text;
+  /**
+   * The text one byte per character (a character past Latin-1 reads as {@code '?'}), so offsets
+   * are the same: the scanners read bytes, which is several times faster than {@code charAt}.
+   * The jaxpr grammar is ASCII; only free-text param values can hold other characters, and their
+   * text is always taken from {@link #text}.
+   */
+  final byte[] bytes;
   final int length;
+  /** Whether {@link #bytes} is the text itself (no character past Latin-1). */
+  private final boolean exact;
+  /** The first control character other than tab and line breaks, or -1. */
+  private final int firstControl;
   private final LineIndex lines;
+  private final TextTable<String> names = new TextTable<>(this);
   int pos;
   private int depth;
 
   Lexer(String text) {
     this.text = text;
     this.length = text.length();
-    this.lines = new LineIndex(text);
+    byte[] b = text.getBytes(StandardCharsets.ISO_8859_1); // a copy for Latin-1 text
+    if (b.length != length) { // a surrogate pair became one '?': map character by character
+      b = new byte[length];
+      for (int i = 0; i < length; i++) {
+        char c = text.charAt(i);
+        b[i] = c < 256 ? (byte) c : OTHER;
+      }
+    }
+    this.bytes = b;
+    // One pass finds the line starts, the first control character and whether any '?' stands
+    // for a character past Latin-1.
+    int[] starts = new int[Math.max(16, length / 32)];
+    int lineCount = 0;
+    starts[lineCount++] = 0;
+    int control = -1;
+    boolean same = true;
+    for (int i = 0; i < length; i++) {
+      if (!NOTED[b[i] & 0xff]) continue;
+      byte c = b[i];
+      if (c == '\n') {
+        if (lineCount == starts.length) starts = Arrays.copyOf(starts, lineCount * 2);
+        starts[lineCount++] = i + 1;
+      } else if (c == OTHER) {
+        same &= text.charAt(i) == OTHER;
+      } else if (c != '\r' && control < 0) {
+        control = i;
+      }
+    }
+    this.exact = same;
+    this.firstControl = control;
+    this.lines = new LineIndex(starts, lineCount, length);
+  }
+
+  /** The first control character other than tab and line breaks (binary input), or -1. */
+  int firstControl() {
+    return firstControl;
   }
 
   // ---- positions and errors
@@ -50,7 +110,7 @@ final class Lexer {
   /** Just after the last non-blank character: where "end of input" errors point. */
   int endOfText() {
     int i = length;
-    while (i > 0 && isSpace(text.charAt(i - 1))) i--;
+    while (i > 0 && isSpace((char) bytes[i - 1])) i--;
     return i;
   }
 
@@ -62,7 +122,7 @@ final class Lexer {
   /** Describes the token at {@code p} for messages: {@code 'foo'}, or "end of input". */
   String found(int p) {
     if (p >= length) return "end of input";
-    char c = text.charAt(p);
+    char c = charAt(p);
     if (c == '\n' || c == '\r') return "end of line";
     if (c == ' ') return "a space";
     if (c == '\t') return "a tab";
@@ -75,9 +135,9 @@ final class Lexer {
   int tokenEnd(int p) {
     if (p >= length) return p;
     int i = p;
-    if (text.charAt(i) == '-' && i + 1 < length && isWordChar(text.charAt(i + 1))) i++;
-    boolean number = i < length && isDigit(text.charAt(i));
-    while (i < length && (isWordChar(text.charAt(i)) || (number && text.charAt(i) == '.'))) i++;
+    if (charAt(i) == '-' && isWordChar(charAt(i + 1))) i++;
+    boolean number = isDigit(charAt(i));
+    while (i < length && (isWordChar(charAt(i)) || (number && charAt(i) == '.'))) i++;
     return i == p ? p + 1 : i;
   }
 
@@ -88,20 +148,75 @@ final class Lexer {
   }
 
   char peek() {
-    return pos < length ? text.charAt(pos) : 0;
+    return pos < length ? (char) (bytes[pos] & 0xff) : 0;
   }
 
+  /**
+   * The character at {@code i}, 0 outside the text; a character past Latin-1 reads as
+   * {@code '?'} (only grammar characters, all ASCII, are compared with it).
+   */
   char charAt(int i) {
-    return i >= 0 && i < length ? text.charAt(i) : 0;
+    return i >= 0 && i < length ? (char) (bytes[i] & 0xff) : 0;
   }
 
+  /** Whether the ASCII string {@code s} is at {@code at}. */
   boolean startsWith(String s, int at) {
-    return text.startsWith(s, at);
+    int n = s.length();
+    if (at < 0 || at + n > length) return false;
+    for (int i = 0; i < n; i++) if (bytes[at + i] != s.charAt(i)) return false;
+    return true;
   }
 
   /** {@code w} at {@code p}, not followed by a word character. */
   boolean atWord(String w, int p) {
-    return text.startsWith(w, p) && !isWordChar(charAt(p + w.length()));
+    return startsWith(w, p) && !isWordChar(charAt(p + w.length()));
+  }
+
+  /** The first {@code c} at or after {@code from}, or -1. */
+  int indexOf(char c, int from) {
+    for (int i = Math.max(from, 0); i < length; i++) if (bytes[i] == c) return i;
+    return -1;
+  }
+
+  /** The text {@code [start, end)}. */
+  String substring(int start, int end) {
+    return text.substring(start, end);
+  }
+
+  // ---- ranges as keys
+
+  int hash(int start, int end) {
+    int h = 0;
+    for (int i = start; i < end; i++) h = 31 * h + bytes[i];
+    return mix(h);
+  }
+
+  /** {@link #hash(int, int)} of a text that reads {@code s}. */
+  static int hash(String s) {
+    int h = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      h = 31 * h + (c < 256 ? (byte) c : OTHER);
+    }
+    return mix(h);
+  }
+
+  private static int mix(int h) {
+    // Mixed (MurmurHash3's finaliser): short names differ in few low bits, and the tables probe
+    // linearly from the low bits.
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    return h ^ (h >>> 16);
+  }
+
+  /** Whether the texts {@code [s1, e1)} and {@code [s2, e2)} are equal. */
+  boolean regionEquals(int s1, int e1, int s2, int e2) {
+    int n = e1 - s1;
+    if (n != e2 - s2) return false;
+    for (int i = 0; i < n; i++) if (bytes[s1 + i] != bytes[s2 + i]) return false;
+    return exact || text.regionMatches(s1, text, s2, n);
   }
 
   static boolean isSpace(char c) {
@@ -120,6 +235,13 @@ final class Lexer {
     return isIdentStart(c) || (c >= '0' && c <= '9');
   }
 
+  /** {@link #isWordChar} by byte. */
+  private static final boolean[] WORD = new boolean[256];
+
+  static {
+    for (int c = 0; c < 256; c++) WORD[c] = isWordChar((char) c);
+  }
+
   static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
   }
@@ -132,34 +254,38 @@ final class Lexer {
    */
   boolean skipSpace() {
     boolean newline = false;
-    while (pos < length) {
-      char c = text.charAt(pos);
+    byte[] b = bytes;
+    int p = pos;
+    while (p < length) {
+      byte c = b[p];
       if (c == '\n') {
         newline = true;
-        pos++;
-      } else if (isSpace(c)) {
-        pos++;
+        p++;
+      } else if (c == ' ' || c == '\t' || c == '\r') {
+        p++;
       } else if (c == '#') {
-        while (pos < length && text.charAt(pos) != '\n') pos++;
+        while (p < length && b[p] != '\n') p++;
       } else {
         break;
       }
     }
+    pos = p;
     return newline;
   }
 
   /** The first position at or after {@code p} that is not a space or line break. */
   int skipSpaceFrom(int p) {
-    while (p < length && isSpace(text.charAt(p))) p++;
+    while (p < length && isSpace((char) bytes[p])) p++;
     return p;
   }
 
   // ---- words
 
   int identEnd(int p) {
-    if (p >= length || !isIdentStart(text.charAt(p))) return p;
+    byte[] b = bytes;
+    if (p < 0 || p >= length || !isIdentStart((char) b[p])) return p;
     int i = p + 1;
-    while (i < length && isWordChar(text.charAt(i))) i++;
+    while (i < length && WORD[b[i] & 0xff]) i++;
     return i;
   }
 
@@ -170,6 +296,19 @@ final class Lexer {
     Token t = new Token(text.substring(pos, end), span(pos, end));
     pos = end;
     return t;
+  }
+
+  /**
+   * The text {@code [start, end)} as a string shared by every occurrence: for words that repeat
+   * thousands of times (primitive names), not for variables (each is bound once).
+   */
+  String name(int start, int end) {
+    String s = names.get(start, end);
+    if (s == null) {
+      s = text.substring(start, end);
+      names.put(start, end, s);
+    }
+    return s;
   }
 
   /** Consumes {@code c} or fails with "expected {@code what}, found …". */

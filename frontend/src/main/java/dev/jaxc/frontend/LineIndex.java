@@ -27,6 +27,13 @@ final class LineIndex {
     this.length = text.length();
   }
 
+  /** From line starts already found ({@code starts[0] == 0}, ascending; the array is kept). */
+  LineIndex(int[] starts, int count, int length) {
+    this.starts = starts;
+    this.count = count;
+    this.length = length;
+  }
+
   int lineCount() {
     return count;
   }
@@ -48,13 +55,6 @@ final class LineIndex {
 
   int lineStart(int line) {
     return starts[line - 1];
-  }
-
-  /** End of the line's text, without its line break (and without a CR before it). */
-  int lineEnd(int line, String text) {
-    int end = line < count ? starts[line] - 1 : length;
-    if (end > lineStart(line) && text.charAt(end - 1) == '\r') end--;
-    return end;
   }
 
   int colOf(int offset) {

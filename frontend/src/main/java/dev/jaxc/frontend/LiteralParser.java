@@ -25,6 +25,19 @@ final class LiteralParser {
     };
   }
 
+  /** {@link #isLiteralWord(String)} of the text {@code [p, e)}, without copying it. */
+  static boolean isLiteralWord(Lexer lx, int p, int e) {
+    int n = e - p;
+    if (n < 3 || n > 5) return false;
+    return switch (lx.charAt(p)) {
+      case 'T' -> n == 4 && lx.startsWith("True", p);
+      case 'F' -> n == 5 && lx.startsWith("False", p);
+      case 'i' -> lx.startsWith("inf", p) && (n == 3 || (n == 4 && lx.charAt(p + 3) == 'j'));
+      case 'n' -> lx.startsWith("nan", p) && (n == 3 || (n == 4 && lx.charAt(p + 3) == 'j'));
+      default -> false;
+    };
+  }
+
   /** Whether a parenthesised literal (complex or float0) starts at {@code p}. */
   static boolean isParenLiteral(String s, int p) {
     return s.startsWith(FLOAT0, p) || complexParenEnd(s, p) > 0;

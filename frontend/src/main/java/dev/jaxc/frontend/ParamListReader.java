@@ -33,15 +33,64 @@ final class ParamListReader {
    */
   private final Map<String, ParamValue> decoded = new HashMap<>();
   private final Map<List<Map.Entry<String, ParamValue>>, Params> lists = new HashMap<>();
+  /** Lists without jaxprs by their text, {@code [} to {@code ]}. */
+  private final TextTable<Params> texts;
 
   ParamListReader(Lexer lx, JaxprReader reader) {
     this.lx = lx;
     this.reader = reader;
     this.decoder = new ParamDecoder(lx, reader);
+    this.texts = new TextTable<>(lx);
   }
 
-  /** Reads the list at the cursor ({@code [}) of an equation with results {@code outs}. */
+  /**
+   * Reads the list at the cursor ({@code [}) of an equation with results {@code outs}. A list
+   * whose text was read before is not read again: reading a list looks at nothing but its own
+   * text (the column of a broken list's keys is counted from the line breaks inside it), the
+   * nesting depth (checked here to be far from the limit) and, for jaxpr values, the equation
+   * and the shared jaxprs (lists with jaxprs are never reused).
+   */
   Params read(String prim, List<Var> outs) {
+    int open = lx.pos;
+    int close = candidateEnd(open);
+    if (close > 0) {
+      Params p = texts.get(open, close);
+      if (p != null) {
+        lx.pos = close;
+        return p;
+      }
+    }
+    Params p = readList(prim, outs);
+    if (close > 0 && lx.pos == close && isShareable(p)) texts.put(open, close, p);
+    return p;
+  }
+
+  /**
+   * Just after the {@code ]} that closes the {@code [} at {@code open}, counting square brackets
+   * only, if the list holds fewer brackets than the depth left; else -1. Only a key for {@link
+   * #texts}: a list whose reading ends elsewhere is not remembered.
+   */
+  private int candidateEnd(int open) {
+    byte[] b = lx.bytes;
+    int squares = 0;
+    int brackets = 0;
+    int room = Lexer.MAX_DEPTH - lx.depth() - 2;
+    for (int i = open; i < lx.length; i++) {
+      byte c = b[i];
+      if (c == '[') {
+        squares++;
+      } else if (c == ']') {
+        if (--squares == 0) return i + 1;
+        continue;
+      } else if (c != '(' && c != '{' && c != '<') {
+        continue;
+      }
+      if (++brackets >= room) return -1;
+    }
+    return -1;
+  }
+
+  private Params readList(String prim, List<Var> outs) {
     int open = lx.pos++;
     int i = lx.pos;
     while (Lexer.isBlank(lx.charAt(i))) i++;
@@ -115,6 +164,11 @@ final class ParamListReader {
   }
 
   /** An earlier list with the same entries in the same order, or a new one; lists with jaxprs are never shared. */
+  private static boolean isShareable(Params p) {
+    for (ParamValue v : p.values().values()) if (!isShareable(v)) return false;
+    return true;
+  }
+
   private Params shared(Map<String, ParamValue> values) {
     for (ParamValue v : values.values()) if (!isShareable(v)) return new Params(values);
     List<Map.Entry<String, ParamValue>> key = List.copyOf(values.entrySet());

@@ -29,9 +29,18 @@ public record Source(String name, String text) {
 
   /** The text of a 1-based line without its line break; empty past the last line. */
   public String lineText(int line) {
-    LineIndex idx = new LineIndex(text);
-    if (line < 1 || line > idx.lineCount()) return "";
-    return text.substring(idx.lineStart(line), idx.lineEnd(line, text));
+    // Scans only up to the line (an error in the first line of 50 MB reads one line).
+    if (line < 1) return "";
+    int start = 0;
+    for (int l = 1; l < line; l++) {
+      int nl = text.indexOf('\n', start);
+      if (nl < 0) return "";
+      start = nl + 1;
+    }
+    int end = text.indexOf('\n', start);
+    if (end < 0) end = text.length();
+    if (end > start && text.charAt(end - 1) == '\r') end--;
+    return text.substring(start, end);
   }
 
   public int lineCount() {

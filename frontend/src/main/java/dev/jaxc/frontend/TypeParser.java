@@ -6,7 +6,6 @@ import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,18 +22,17 @@ final class TypeParser {
    * digits and commas in brackets, followed by what may end a type) read before. Types are
    * immutable, and the text decides the result, so sharing changes nothing but memory and time.
    */
-  static Type parse(Lexer lx, Map<String, Type> seen) {
+  static Type parse(Lexer lx, TextTable<Type> seen) {
     int start = lx.pos;
     int end = plainEnd(lx, start);
     if (end < 0) return parse(lx);
-    String text = lx.text.substring(start, end);
-    Type t = seen.get(text);
+    Type t = seen.get(start, end);
     if (t != null) {
       lx.pos = end;
       return t;
     }
     t = parse(lx);
-    if (lx.pos == end) seen.put(text, t);
+    if (lx.pos == end) seen.put(start, end, t);
     return t;
   }
 

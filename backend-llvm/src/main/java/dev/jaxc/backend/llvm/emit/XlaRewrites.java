@@ -58,6 +58,8 @@ public final class XlaRewrites {
     for (Eqn e : plan.jaxpr().eqns()) {
       for (Var o : e.outs()) def.put(o, e);
     }
+    Map<Eqn, Integer> position = new IdentityHashMap<>();
+    for (Eqn e : plan.jaxpr().eqns()) position.put(e, position.size());
     Map<Var, List<Eqn>> users = new IdentityHashMap<>();
     for (Eqn e : plan.jaxpr().eqns())
       for (Atom a : e.ins()) if (a instanceof Var v) users.computeIfAbsent(v, x -> new ArrayList<>()).add(e);
@@ -80,7 +82,7 @@ public final class XlaRewrites {
       if (d != DType.F32 && d != DType.F64) continue;
       for (int k = 0; k < 2; k++) {
         if (!(e.ins().get(k) instanceof Var v) || outputs.contains(v) || plan.isMaterialised(v)
-            || e.ins().get(1 - k) == v || !onlyLoopConsumers(users.get(v), e, users))
+            || e.ins().get(1 - k) == v || !onlyLoopConsumers(users.get(v), e, users, position))
           continue;
         Eqn p = def.get(v);
         if (p == null || !isProduct(p) || !((ArrayType) v.type()).shape().equals(((ArrayType) e.outs().get(0).type()).shape()))
@@ -95,7 +97,8 @@ public final class XlaRewrites {
    * The product's consumers are all fused elementwise equations and none of the others reads the
    * add's result (directly or through other equations).
    */
-  private static boolean onlyLoopConsumers(List<Eqn> consumers, Eqn add, Map<Var, List<Eqn>> users) {
+  private static boolean onlyLoopConsumers(List<Eqn> consumers, Eqn add, Map<Var, List<Eqn>> users,
+      Map<Eqn, Integer> position) {
     for (Eqn c : consumers) {
       PrimGroup g = Primitive.byName(c.primitive()).map(Primitive::group).orElse(PrimGroup.OTHER);
       if (!LOOP_GROUPS.contains(g)) return false;
@@ -104,6 +107,10 @@ public final class XlaRewrites {
     Set<Eqn> others = Collections.newSetFromMap(new IdentityHashMap<>());
     others.addAll(consumers);
     others.remove(add);
+    // Equations are in dependency order, so nothing past the last of the others leads back to
+    // one: the search stops there (it walked the rest of the model for every add otherwise).
+    int horizon = -1;
+    for (Eqn o : others) horizon = Math.max(horizon, position.get(o));
     Set<Eqn> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     ArrayDeque<Eqn> todo = new ArrayDeque<>(List.of(add));
     while (!todo.isEmpty()) {
@@ -111,7 +118,7 @@ public final class XlaRewrites {
       for (Var o : e.outs())
         for (Eqn u : users.getOrDefault(o, List.of())) {
           if (others.contains(u)) return false;
-          if (seen.add(u)) todo.push(u);
+          if (position.get(u) < horizon && seen.add(u)) todo.push(u);
         }
     }
     return true;

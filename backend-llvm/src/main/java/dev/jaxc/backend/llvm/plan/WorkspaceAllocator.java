@@ -19,11 +19,22 @@ final class WorkspaceAllocator {
 
   private record Placed(long offset, long end, int first, int last) {}
 
+  /**
+   * Placed buffers that may still be live: one whose range ended before the latest request's
+   * first step can overlap no later request (they come in order of first step), so it is dropped,
+   * which keeps placing a model of thousands of steps linear rather than quadratic.
+   */
   private final List<Placed> placed = new ArrayList<>();
   private long size;
+  private int lastFirst = Integer.MIN_VALUE;
 
   /** The offset for {@code r}; requests must come in order of {@code first}. */
   long place(Request r) {
+    if (r.first() < lastFirst) throw new IllegalArgumentException("requests out of order: " + r);
+    if (r.first() > lastFirst) {
+      lastFirst = r.first();
+      placed.removeIf(p -> p.last < r.first());
+    }
     long bytes = align(r.bytes());
     if (bytes == 0) return 0;
     List<Placed> live = new ArrayList<>();
