@@ -7,7 +7,7 @@ package dev.jaxc.backend.llvm.kernel;
  * stays in L2). Cache sizes are those of a typical x86-64 / AArch64 core (32 KiB L1d, 512 KiB or
  * more of L2): the compiler does not know the target CPU's.
  */
-record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
+record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long blocks) {
   static final long L1_BYTES = 32 * 1024;
   static final long L2_BYTES = 512 * 1024;
   /** Multiply-adds from which a contraction is cut into blocks for threads. */
@@ -50,6 +50,6 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
       blocks = Math.max(blocks, Math.min(wanted, tiles / MIN_BLOCK_TILES));
     }
     long mc = (tiles + blocks - 1) / blocks * mr;
-    return new GemmBlocking(mr, vectors, lanes, kc, mc);
+    return new GemmBlocking(mr, vectors, lanes, kc, mc, blocks);
   }
 }

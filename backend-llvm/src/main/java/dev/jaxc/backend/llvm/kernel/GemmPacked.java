@@ -120,7 +120,8 @@ final class GemmPacked {
     ir.addFunctionAttribute(ir.function(), "no-builtins", "");
     long mc = bl.mc();
     long kc = bl.kc();
-    long mBlocks = (m + mc - 1) / mc;
+    long mBlocks = bl.blocks();
+    long tiles = (m + bl.mr() - 1) / bl.mr();
     long kBlocks = (k + kc - 1) / kc;
     long perBatch = k * nPad;
     // B packed once, shared by every thread (read only): each K slice in its own region.
@@ -145,6 +146,7 @@ final class GemmPacked {
       packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
     }));
     long elems = mc * kc + mc * nPad;
+    long tile = (long) bl.mr() * bl.nr();
     loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
@@ -167,8 +169,11 @@ final class GemmPacked {
       LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
       range(begin, end, item -> {
         LLVMValueRef bi = ir.udiv(item, ir.i64(mBlocks));
-        LLVMValueRef m0 = ir.mul(ir.urem(item, ir.i64(mBlocks)), ir.i64(mc));
-        LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
+        // Block j holds register tiles [j·tiles / blocks, (j + 1)·tiles / blocks): sizes differ by at most one tile.
+        LLVMValueRef j = ir.urem(item, ir.i64(mBlocks));
+        LLVMValueRef m0 = ir.mul(ir.udiv(ir.mul(j, ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
+        LLVMValueRef m1 = ir.mul(ir.udiv(ir.mul(ir.add(j, ir.i64(1)), ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
+        LLVMValueRef rows = ir.sub(umin(m1, ir.i64(m)), m0);
         LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
         LLVMValueRef bBatch = bDirect != null
@@ -187,11 +192,11 @@ final class GemmPacked {
             LLVMValueRef bq = bDirect != null
                 ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
                 : ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
-            LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(bl.nr())));
+            LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(mc * bl.nr())));
             range(ir.i64(0), panels, p -> {
               LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
-              LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * nPad)));
-              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(nPad), first);
+              LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(tile)));
+              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(bl.nr()), first);
             });
           });
         });
@@ -220,14 +225,22 @@ final class GemmPacked {
 
   /** Stores the finished rows [m0, m0 + rows) of the C block. */
   private void store(LLVMValueRef cp, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows) {
+    long nr = bl.nr();
     range(ir.i64(0), rows, r -> {
       LLVMValueRef[] mIdx = GemmPacking.decode(ir, ir.add(m0, r), sizes(mAxes));
-      LLVMValueRef row = ir.gep(t, cp, ir.mul(r, ir.i64(nPad)));
-      range(ir.i64(0), ir.i64(n), j -> {
-        LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
-        LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
-        Value done = acc.finish(List.of(v));
-        s.store().at(out(bIdx, mIdx, nIdx), done);
+      // C is tiles mr × nr, tile (p, q) at (q·mc + p·mr)·nr: element (r, q·nr + jj) at q·mc·nr + r·nr + jj.
+      LLVMValueRef row = ir.gep(t, cp, ir.mul(r, ir.i64(nr)));
+      range(ir.i64(0), ir.i64(nPad / nr), q -> {
+        LLVMValueRef j0 = ir.mul(q, ir.i64(nr));
+        LLVMValueRef tileRow = ir.gep(t, row, ir.mul(q, ir.i64(bl.mc() * nr)));
+        // A constant count where N is whole panels: LLVM then copies a row of a tile with vectors.
+        LLVMValueRef count = n % nr == 0 ? ir.i64(nr) : umin(ir.sub(ir.i64(n), j0), ir.i64(nr));
+        range(ir.i64(0), count, jj -> {
+          LLVMValueRef[] nIdx = GemmPacking.decode(ir, ir.add(j0, jj), sizes(nAxes));
+          LLVMValueRef v = ir.load(t, ir.gep(t, tileRow, jj), bytes);
+          Value done = acc.finish(List.of(v));
+          s.store().at(out(bIdx, mIdx, nIdx), done);
+        });
       });
     });
   }
