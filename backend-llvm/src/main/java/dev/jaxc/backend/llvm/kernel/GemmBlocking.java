@@ -74,11 +74,15 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
     }
     long mc = (tiles + blocks - 1) / blocks * mr;
     // Where M gives too few items for threads (M of a few hundred rows), N is cut too.
+    // Each item keeps at least PARALLEL_WORK multiply-adds (an RNN step's 32 × 256 × 256 stays one
+    // item: split, its two halves of ~10 µs lost more to the region than they gained).
     long nBlocks = 1;
-    if (batch * m * n * k >= PARALLEL_WORK && batch * blocks < BLOCKS) {
+    long work = batch * m * n * k;
+    if (work >= PARALLEL_WORK && batch * blocks < BLOCKS) {
       long panels = (n + nr - 1) / nr;
       long wanted = (BLOCKS + batch * blocks - 1) / (batch * blocks);
-      nBlocks = Math.max(1, Math.min(wanted, panels / MIN_N_PANELS));
+      long worth = work / (batch * blocks * PARALLEL_WORK);
+      nBlocks = Math.max(1, Math.min(Math.min(wanted, worth), panels / MIN_N_PANELS));
     }
     return new GemmBlocking(mr, vectors, lanes, kc, mc, blocks, nBlocks);
   }
