@@ -8,6 +8,7 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMMetadataRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -115,6 +116,24 @@ public final class Ir implements AutoCloseable {
 
   public void condBr(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
     LLVMBuildCondBr(b, cond, then, otherwise);
+  }
+
+  /**
+   * A loop's latch branch that tells LLVM not to unroll the loop ({@code llvm.loop.unroll.disable}):
+   * for a loop whose trip count LLVM bounds by a small constant, which its full unrolling would
+   * otherwise turn into a scalar copy before the loop vectoriser could take it.
+   */
+  public void condBrNoUnroll(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
+    LLVMValueRef br = LLVMBuildCondBr(b, cond, then, otherwise);
+    LLVMMetadataRef self = LLVMTemporaryMDNode(ctx, (PointerPointer<?>) null, 0);
+    // (new PointerPointer<>(one pointer) would wrap that pointer, not hold it: put it in a slot.)
+    PointerPointer<LLVMMetadataRef> name = new PointerPointer<LLVMMetadataRef>(1).put(0,
+        LLVMMDStringInContext2(ctx, "llvm.loop.unroll.disable", 24));
+    LLVMMetadataRef off = LLVMMDNodeInContext2(ctx, name, 1);
+    LLVMMetadataRef id = LLVMMDNodeInContext2(ctx, new PointerPointer<>(self, off), 2);
+    // Attached first, so the attachment follows the node when the self-reference re-uniques it.
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9), LLVMMetadataAsValue(ctx, id));
+    LLVMMetadataReplaceAllUsesWith(self, id);  // a loop ID names itself, as LLVM requires
   }
 
   public void ret(LLVMValueRef v) {

@@ -3,11 +3,12 @@ package dev.jaxc.backend.llvm.kernel;
 /**
  * How a packed GEMM is cut up (BLIS's names): the register tile {@code mr × nr} ({@code nr} =
  * {@code vectors} registers of {@code lanes}), K in slices of {@code kc} (a packed B micro-panel
- * {@code kc × nr} stays in L1), M in blocks of {@code mc} rows (a packed A block {@code mc × kc}
- * stays in L2). Cache sizes are those of a typical x86-64 / AArch64 core (32 KiB L1d, 512 KiB or
- * more of L2): the compiler does not know the target CPU's.
+ * {@code kc × nr} stays in L1), M in {@code blocks} blocks of at most {@code mc} rows (a packed A
+ * block {@code mc × kc} stays in L2), N in {@code nBlocks} blocks of whole micro-panels. Cache
+ * sizes are those of a typical x86-64 / AArch64 core (32 KiB L1d, 512 KiB or more of L2): the
+ * compiler does not know the target CPU's.
  */
-record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
+record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long blocks, long nBlocks) {
   static final long L1_BYTES = 32 * 1024;
   static final long L2_BYTES = 512 * 1024;
   /** Multiply-adds from which a contraction is cut into blocks for threads. */
@@ -15,10 +16,17 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
   static final long BLOCKS = 16;
   static final long MIN_BLOCK_TILES = 4;
   /**
+   * Columns of register tiles an N block has at least: each item packs its own A block, which
+   * this many B micro-panels then reuse.
+   */
+  static final long MIN_N_PANELS = 4;
+  /**
    * Up to this many register tiles of M, the tile is made just tall enough (M = 32: 3 × 11 rows,
    * not 3 × 14): each height is a micro-kernel of its own.
    */
   static final long SHORT_TILES = 8;
+  /** A shorter tile is taken where it saves more than 1 / PADDING_SAVED of M's computed rows. */
+  static final long PADDING_SAVED = 100;
 
   int nr() {
     return vectors * lanes;
@@ -28,9 +36,11 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
    * The blocking for elements of {@code bytes} bytes on {@code isa}, for a contraction of depth
    * {@code k}, {@code m} rows and {@code n} columns, repeated {@code batch} times. Two registers of B, a
    * broadcast of A and (without FMA) a product are live beside the accumulators, which take the
-   * rest. M blocks are as equal as register tiles allow; threads take whole (batch, M block) items,
-   * so a large contraction gets at least {@link #BLOCKS} of them where M allows (blocks of at
-   * least {@link #MIN_BLOCK_TILES} register tiles, which reuse a B micro-panel from L1).
+   * rest. M is cut in {@code blocks} blocks of whole register tiles as equal as they can be (sizes
+   * differ by at most one tile); threads take whole (batch, N block, M block) items, so a large
+   * contraction gets at least {@link #BLOCKS} of them: from M where it allows (blocks of at least
+   * {@link #MIN_BLOCK_TILES} register tiles, which reuse a B micro-panel from L1), else from N too
+   * ({@code nBlocks} blocks of at least {@link #MIN_N_PANELS} micro-panels).
    */
   static GemmBlocking of(VectorIsa isa, int bytes, long batch, long m, long n, long k) {
     int vectors = 2;
@@ -42,7 +52,20 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
     long slices = (k + kcMax - 1) / kcMax;
     long kc = (k + slices - 1) / slices;  // equal slices: no short last one
     long tiles = (m + mr - 1) / mr;
-    if (tiles <= SHORT_TILES) mr = (int) ((m + tiles - 1) / tiles);  // short M: no padded rows to speak of
+    if (tiles <= SHORT_TILES) {
+      mr = (int) ((m + tiles - 1) / tiles);  // short M: no padded rows to speak of
+    } else {
+      // A tile a row or two shorter where that cuts the padded rows of the last tile by more than
+      // PADDING_SAVED (M = 256: 20 × 13 rows, not 19 × 14); work goes with rows computed.
+      int best = mr;
+      for (int r = mr - 1; r >= mr - 2; r--) {
+        long padded = (m + r - 1) / r * r;
+        long bestPadded = (m + best - 1) / best * best;
+        if ((bestPadded - padded) * PADDING_SAVED > m) best = r;
+      }
+      mr = best;
+      tiles = (m + mr - 1) / mr;
+    }
     long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * bytes) / mr);
     long blocks = (tiles + maxTiles - 1) / maxTiles;
     if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS) {
@@ -50,6 +73,17 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc) {
       blocks = Math.max(blocks, Math.min(wanted, tiles / MIN_BLOCK_TILES));
     }
     long mc = (tiles + blocks - 1) / blocks * mr;
-    return new GemmBlocking(mr, vectors, lanes, kc, mc);
+    // Where M gives too few items for threads (M of a few hundred rows), N is cut too.
+    // Each item keeps at least PARALLEL_WORK multiply-adds (an RNN step's 32 × 256 × 256 stays one
+    // item: split, its two halves of ~10 µs lost more to the region than they gained).
+    long nBlocks = 1;
+    long work = batch * m * n * k;
+    if (work >= PARALLEL_WORK && batch * blocks < BLOCKS) {
+      long panels = (n + nr - 1) / nr;
+      long wanted = (BLOCKS + batch * blocks - 1) / (batch * blocks);
+      long worth = work / (batch * blocks * PARALLEL_WORK);
+      nBlocks = Math.max(1, Math.min(Math.min(wanted, worth), panels / MIN_N_PANELS));
+    }
+    return new GemmBlocking(mr, vectors, lanes, kc, mc, blocks, nBlocks);
   }
 }

@@ -66,10 +66,24 @@ final class GemmMicroKernel {
     int nv = bl.vectors();
     int n = mr * nv;
     LLVMValueRef zero = LLVMConstNull(vec);
-    LLVMValueRef[] acc = new LLVMValueRef[n];
+    // C is read only where it holds earlier slices' sums: on the first slice its buffer holds
+    // nothing of use, and loading it anyway cost cache misses (a 2048-wide C block is past L2).
+    LLVMBasicBlockRef load = ir.block("uk.loadc");
+    LLVMBasicBlockRef start = ir.block("uk.start");
+    LLVMBasicBlockRef fresh = ir.currentBlock();
+    ir.condBr(first, start, load);
+    ir.at(load);
+    LLVMValueRef[] loaded = new LLVMValueRef[n];
     for (int i = 0; i < mr; i++)
-      for (int v = 0; v < nv; v++)
-        acc[i * nv + v] = ir.select(first, zero, ir.load(vec, cAt(c, ldc, i, v), bytes));
+      for (int v = 0; v < nv; v++) loaded[i * nv + v] = ir.load(vec, cAt(c, ldc, i, v), bytes);
+    ir.br(start);
+    ir.at(start);
+    LLVMValueRef[] acc = new LLVMValueRef[n];
+    for (int j = 0; j < n; j++) {
+      acc[j] = ir.phi(vec);
+      ir.incoming(acc[j], zero, fresh);
+      ir.incoming(acc[j], loaded[j], load);
+    }
 
     LLVMValueRef main = ir.and(kc, ir.i64(-UNROLL));
     LLVMBasicBlockRef entry = ir.currentBlock();

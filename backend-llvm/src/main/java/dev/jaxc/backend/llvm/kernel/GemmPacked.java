@@ -21,9 +21,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * axes are K. K is cut in slices of {@code kc} and M in blocks of {@code mc} rows.
  * {@link GemmPacking} copies all of B first (one parallel region over batch × K slices; all of N,
  * in micro-panels of {@code nr} columns) into one heap buffer the threads then share read-only, so
- * B is packed once; then per (batch, M block) item it packs the A block (micro-panels of {@code
- * mr} rows) and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc} update
- * to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
+ * B is packed once; then per (batch, N block, M block) item it packs the A block (micro-panels of
+ * {@code mr} rows) and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc}
+ * update to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
  * finished block is stored through the spec's store.
  *
  * <p>Threads take whole items, never part of K, so every element is summed in K order on any
@@ -44,6 +44,13 @@ final class GemmPacked {
    * would otherwise spend as long packing B as multiplying.
    */
   static final long DIRECT_B_BYTES = 256 * 1024;
+  /**
+   * C rows whose stride is a multiple of this many bytes would fall into few L1 sets (the L1 of
+   * x86-64 and AArch64 cores repeats every 4 KiB), so the micro-kernel's tile of C would evict
+   * its own rows and the B micro-panel: such rows get one cache line of padding.
+   */
+  static final long ALIASING_BYTES = 512;
+  static final long LINE_BYTES = 64;
 
   private final Ir ir;
   private final LoopEmitter loops;
@@ -62,6 +69,10 @@ final class GemmPacked {
   private final long n;
   private final long k;
   private final long nPad;
+  /** The widest N block (whole register tiles). */
+  private final long nc;
+  /** The row stride of the C block: nc, one cache line more where rows would share L1 sets. */
+  private final long ldc;
   /** B's own buffer where the micro-kernel reads it in place (no packing of B), else null. */
   private final LLVMValueRef bDirect;
 
@@ -89,6 +100,9 @@ final class GemmPacked {
     k = GemmPacking.product(s.red());
     this.bl = GemmBlocking.of(VectorIsa.of(ir.target()), bytes, batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
+    long panels = nPad / bl.nr();
+    this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
+    this.ldc = nc * bytes % ALIASING_BYTES == 0 ? nc + LINE_BYTES / bytes : nc;
     this.packing = new GemmPacking(ir, s, acc, bl, t, bytes);
     LLVMValueRef direct = loops == null ? null : s.b().rowMajorKN();  // applies() emits nothing
     this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
@@ -120,7 +134,10 @@ final class GemmPacked {
     ir.addFunctionAttribute(ir.function(), "no-builtins", "");
     long mc = bl.mc();
     long kc = bl.kc();
-    long mBlocks = (m + mc - 1) / mc;
+    long mBlocks = bl.blocks();
+    long nBlocks = bl.nBlocks();
+    long panelsN = nPad / bl.nr();
+    long tiles = (m + bl.mr() - 1) / bl.mr();
     long kBlocks = (k + kc - 1) / kc;
     long perBatch = k * nPad;
     // B packed once, shared by every thread (read only): each K slice in its own region.
@@ -144,8 +161,8 @@ final class GemmPacked {
       LLVMValueRef slice = ir.gep(t, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
       packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
     }));
-    long elems = mc * kc + mc * nPad;
-    loops.parallel().range(batch * mBlocks, 1, batch * m * n * k, (begin, end) -> {
+    long elems = mc * kc + mc * ldc;
+    loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
       LLVMBasicBlockRef work = ir.block("gemm.items");
@@ -166,9 +183,18 @@ final class GemmPacked {
       LLVMValueRef ap = buf;
       LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
       range(begin, end, item -> {
-        LLVMValueRef bi = ir.udiv(item, ir.i64(mBlocks));
-        LLVMValueRef m0 = ir.mul(ir.urem(item, ir.i64(mBlocks)), ir.i64(mc));
-        LLVMValueRef rows = umin(ir.sub(ir.i64(m), m0), ir.i64(mc));
+        // Item = (batch, N block, M block), M innermost.
+        LLVMValueRef rest = ir.udiv(item, ir.i64(mBlocks));
+        LLVMValueRef bi = ir.udiv(rest, ir.i64(nBlocks));
+        LLVMValueRef nb = ir.urem(rest, ir.i64(nBlocks));
+        // N block nb holds panels [nb·panels / nBlocks, (nb + 1)·panels / nBlocks).
+        LLVMValueRef q0 = ir.udiv(ir.mul(nb, ir.i64(panelsN)), ir.i64(nBlocks));
+        LLVMValueRef q1 = ir.udiv(ir.mul(ir.add(nb, ir.i64(1)), ir.i64(panelsN)), ir.i64(nBlocks));
+        // Block j holds register tiles [j·tiles / blocks, (j + 1)·tiles / blocks): sizes differ by at most one tile.
+        LLVMValueRef j = ir.urem(item, ir.i64(mBlocks));
+        LLVMValueRef m0 = ir.mul(ir.udiv(ir.mul(j, ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
+        LLVMValueRef m1 = ir.mul(ir.udiv(ir.mul(ir.add(j, ir.i64(1)), ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
+        LLVMValueRef rows = ir.sub(umin(m1, ir.i64(m)), m0);
         LLVMValueRef panels = ir.udiv(ir.add(rows, ir.i64(bl.mr() - 1)), ir.i64(bl.mr()));
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
         LLVMValueRef bBatch = bDirect != null
@@ -182,20 +208,21 @@ final class GemmPacked {
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
-          range(ir.i64(0), ir.i64(nPad / bl.nr()), q -> {
+          range(q0, q1, q -> {
             // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
             LLVMValueRef bq = bDirect != null
                 ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
                 : ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
-            LLVMValueRef cq = ir.gep(t, cp, ir.mul(q, ir.i64(bl.nr())));
+            LLVMValueRef cq = ir.gep(t, cp, ir.mul(ir.sub(q, q0), ir.i64(bl.nr())));
             range(ir.i64(0), panels, p -> {
               LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
-              LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * nPad)));
-              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(nPad), first);
+              LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * ldc)));
+              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(ldc), first);
             });
           });
         });
-        store(cp, bIdx, m0, rows);
+        LLVMValueRef j0 = ir.mul(q0, ir.i64(bl.nr()));
+        store(cp, bIdx, m0, rows, j0, umin(ir.mul(q1, ir.i64(bl.nr())), ir.i64(n)));
       });
       if (heap) Libc.free(ir, buf);
       ir.br(itemsEnd);
@@ -218,12 +245,13 @@ final class GemmPacked {
     return ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, p, ir.i64, ""), ir.i64(0));
   }
 
-  /** Stores the finished rows [m0, m0 + rows) of the C block. */
-  private void store(LLVMValueRef cp, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows) {
+  /** Stores the finished C block: rows [m0, m0 + rows), columns [j0, j1). */
+  private void store(LLVMValueRef cp, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows, LLVMValueRef j0,
+      LLVMValueRef j1) {
     range(ir.i64(0), rows, r -> {
       LLVMValueRef[] mIdx = GemmPacking.decode(ir, ir.add(m0, r), sizes(mAxes));
-      LLVMValueRef row = ir.gep(t, cp, ir.mul(r, ir.i64(nPad)));
-      range(ir.i64(0), ir.i64(n), j -> {
+      LLVMValueRef row = ir.gep(t, cp, ir.sub(ir.mul(r, ir.i64(ldc)), j0));
+      range(j0, j1, j -> {
         LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
         LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
         Value done = acc.finish(List.of(v));

@@ -114,7 +114,9 @@ final class GemmPacking {
     LLVMValueRef left = ir.sub(depth, kk);
     LLVMValueRef avail = ir.sub(last, d[r - 1]);
     LLVMValueRef run = ir.select(ir.icmp(LLVMIntULT, avail, left), avail, left);
-    range(ir, ir.i64(0), run, j -> {
+    // Not unrolled: a run is at most the last axis long (a convolution's 64 input features), and
+    // LLVM unrolled it into a scalar copy; kept a loop, its vectoriser takes it.
+    rangeNoUnroll(ir, ir.i64(0), run, j -> {
       LLVMValueRef[] idx = d.clone();
       idx[r - 1] = ir.add(d[r - 1], j);
       body.accept(ir.add(kk, j), Index.of(idx));
@@ -165,6 +167,15 @@ final class GemmPacking {
 
   /** {@code for (i = begin; i < end; i++) body(i)}, nothing when begin ≥ end. */
   static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    range(ir, begin, end, false, body);
+  }
+
+  /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop LLVM does not unroll. */
+  static void rangeNoUnroll(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    range(ir, begin, end, true, body);
+  }
+
+  private static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, boolean noUnroll, Consumer<LLVMValueRef> body) {
     LLVMBasicBlockRef pre = ir.currentBlock();
     LLVMBasicBlockRef loop = ir.block("gemm.loop");
     LLVMBasicBlockRef exit = ir.block("gemm.end");
@@ -175,7 +186,8 @@ final class GemmPacking {
     body.accept(i);
     LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
     ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    if (noUnroll) ir.condBrNoUnroll(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    else ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
     ir.at(exit);
   }
 }
