@@ -4,6 +4,7 @@ import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.artifact.HeaderWriter;
 import dev.jaxc.backend.llvm.artifact.Linker;
+import dev.jaxc.backend.ptx.DeviceProgram;
 import dev.jaxc.cli.npy.AtomicWrite;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Var;
@@ -88,6 +89,19 @@ final class CompileOutputs {
       return Optional.of(current + ": error: cannot write: no such directory");
     } catch (IOException e) {
       return Optional.of(current + ": error: cannot write: " + e.getMessage());
+    }
+  }
+
+  /** Writes a PTX module's text whole or not at all; empty when written, else the one-line error. */
+  static Optional<String> writePtx(DeviceProgram p, Path path) {
+    try {
+      byte[] bytes = p.ptx().getBytes(StandardCharsets.UTF_8);
+      AtomicWrite.write(path, out -> out.write(bytes));
+      return Optional.empty();
+    } catch (NoSuchFileException e) {
+      return Optional.of(path + ": error: cannot write: no such directory");
+    } catch (IOException e) {
+      return Optional.of(path + ": error: cannot write: " + e.getMessage());
     }
   }
 
