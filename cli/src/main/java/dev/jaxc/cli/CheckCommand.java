@@ -91,7 +91,8 @@ final class CheckCommand implements Callable<Integer> {
       String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
       if (!PtxTarget.supports(arch))
         throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
-      spec.commandLine().getOut().println("ptx " + arch + ": kernels emulated on this CPU (no GPU used)");
+      spec.commandLine().getErr().println("jaxc: note: -target ptx: the " + arch + " kernels run emulated on this CPU (no GPU used)");
+      spec.commandLine().getErr().flush();
       return checkAll((typed, name, in) -> HostRun.runEmulated(HostRun.lower(typed), name, arch, in), Optional.empty());
     }
     if (t.equals("host")) return checkAll((typed, name, in) -> HostRun.run(typed, name, in), Optional.empty());

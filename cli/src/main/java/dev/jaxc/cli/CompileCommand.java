@@ -6,7 +6,6 @@ import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.llvm.runtime.Threading;
-import dev.jaxc.backend.ptx.DeviceProgram;
 import dev.jaxc.backend.ptx.PtxCompiler;
 import dev.jaxc.backend.ptx.PtxTarget;
 import dev.jaxc.ir.Program;
@@ -200,7 +199,7 @@ final class CompileCommand implements Callable<Integer> {
     return reporter.guard(model, frontEnd, () -> {
       Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
       reporter.warnings(model, frontEnd);
-      DeviceProgram p = PtxCompiler.compile(HostRun.lower(typed), arch, entry);
+      PtxCompiler.Described p = PtxCompiler.compileDescribed(HostRun.lower(typed), arch, entry);
       Optional<String> problem = CompileOutputs.writePtx(p, paths.get(EmitKind.PTX));
       return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
     });

@@ -25,18 +25,18 @@ final class GridMapping {
   private GridMapping() {}
 
   /** The launch of kernel {@code name}, whose body is {@code step}. */
-  static ProgramLaunch launch(String name, LLVMValueRef step) {
-    long chunks = chunks(step);
-    if (chunks < 2) return new ProgramLaunch(name, 1, 1, false);
+  static ProgramLaunch launch(String name, String step, LLVMValueRef fn) {
+    long chunks = chunks(fn);
+    if (chunks < 1) return new ProgramLaunch(name, step, 1, 1, false);
     int block = (int) Math.min(BLOCK, chunks);
     long blocks = Math.min(MAX_BLOCKS, (chunks + block - 1) / block);
-    return new ProgramLaunch(name, (int) blocks, block, true);
+    return new ProgramLaunch(name, step, (int) blocks, block, true);
   }
 
-  /** A kernel's launch, and whether its work is spread over the grid. */
-  record ProgramLaunch(String kernel, int gridX, int blockX, boolean mapped) {}
+  /** A kernel's launch, what step it runs, and whether its work is spread over the grid. */
+  record ProgramLaunch(String kernel, String step, int gridX, int blockX, boolean mapped) {}
 
-  /** The region's chunk count if the step may run on a grid, else 0. */
+  /** The region's chunk count (at least 1) if the step may run on a grid, else 0. */
   private static long chunks(LLVMValueRef fn) {
     if (hasCycle(fn)) return 0;
     long chunks = 0;
@@ -62,7 +62,7 @@ final class GridMapping {
         }
       }
     }
-    return regions == 1 ? chunks : 0;
+    return regions == 1 ? Math.max(1, chunks) : 0;
   }
 
   private static boolean pureIntrinsic(String name) {

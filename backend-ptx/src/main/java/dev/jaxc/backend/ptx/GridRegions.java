@@ -34,9 +34,19 @@ final class GridRegions implements ParallelRegions {
     this.index = index;
   }
 
+  /** A thread per element (coalesced), except inside a region body, which runs its loops inline. */
+  @Override
+  public boolean flatIndex() {
+    return !inBody();
+  }
+
+  private boolean inBody() {
+    return LLVMGetValueName(ir.function()).getString().startsWith(BODY);
+  }
+
   @Override
   public void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body) {
-    if (LLVMGetValueName(ir.function()).getString().startsWith(BODY)) {
+    if (inBody()) {
       body.accept(ir.i64(0), ir.i64(n));
       return;
     }

@@ -50,8 +50,21 @@ final class Kernels {
       LLVMValueRef call = LLVMGetLastInstruction(ir.currentBlock());
       LLVMBuildRetVoid(ir.b);
       functions.add(fn);
-      launches.add(GridMapping.launch(kernel, LLVMGetCalledValue(call)));
+      launches.add(GridMapping.launch(kernel, describe(s), LLVMGetCalledValue(call)));
     }
     return new Emitted(functions, launches);
+  }
+
+  /** The step in a few words: its kind, and a kernel's primitive. */
+  static String describe(Step s) {
+    if (s instanceof Step.Fusion f) return "fusion of " + f.roots().size() + " root" + (f.roots().size() > 1 ? "s" : "");
+    if (s instanceof Step.Kernel k) return k.eqn().primitive();
+    if (s instanceof Step.Rows r) {
+      StringBuilder b = new StringBuilder("row group:");
+      for (Step m : r.steps()) b.append(' ').append(m instanceof Step.Kernel k ? k.eqn().primitive() : "fusion");
+      return b.toString();
+    }
+    if (s instanceof Step.CopyOut) return "output copy";
+    throw new AssertionError(s);
   }
 }

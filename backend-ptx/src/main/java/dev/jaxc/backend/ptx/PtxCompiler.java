@@ -48,6 +48,14 @@ public final class PtxCompiler {
    * @throws IllegalArgumentException {@code name} is not a C identifier or {@code sm} not supported
    */
   public static DeviceProgram compile(Program program, String sm, String name) {
+    return compileDescribed(program, sm, name).program();
+  }
+
+  /** A compiled program and, per launch, the step it runs and whether it is grid-mapped. */
+  public record Described(DeviceProgram program, List<String> steps, List<Boolean> mapped) {}
+
+  /** As {@link #compile}, with each launch's step described (for the PTX file's comments, tests). */
+  public static Described compileDescribed(Program program, String sm, String name) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
     TargetSpec target = PtxTarget.spec(sm);
     Plan plan = plan(program);
@@ -66,11 +74,16 @@ public final class PtxCompiler {
       tm.optimize(module);
       String ptx = new String(tm.emit(module, true), StandardCharsets.UTF_8);
       List<DeviceProgram.Launch> launches = new ArrayList<>();
+      List<String> steps = new ArrayList<>();
+      List<Boolean> mapped = new ArrayList<>();
       for (GridMapping.ProgramLaunch l : kernels.launches()) {
         launches.add(new DeviceProgram.Launch(l.kernel(), l.gridX(), l.blockX(), 0));
+        steps.add(l.step());
+        mapped.add(l.mapped());
       }
-      return new DeviceProgram(name, sm, ptx, launches, plan.workspaceBytes(), bytes(plan.inputs()),
+      DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, plan.workspaceBytes(), bytes(plan.inputs()),
           bytes(plan.outputs()));
+      return new Described(p, steps, mapped);
     } finally {
       LLVMDisposeModule(module);
       LLVMContextDispose(ctx);
