@@ -36,11 +36,15 @@ final class GridMapping {
   /** A kernel's launch, what step it runs, and whether its work is spread over the grid. */
   record ProgramLaunch(String kernel, String step, int gridX, int blockX, boolean mapped) {}
 
-  /** The region's chunk count (at least 1) if the step may run on a grid, else 0. */
+  /**
+   * The region's chunk count (at least 1) if the step may run on a grid, 1 for straight-line
+   * code (a scalar step, launched as one thread: all it needs), else 0.
+   */
   private static long chunks(LLVMValueRef fn) {
     if (hasCycle(fn)) return 0;
     long chunks = 0;
     int regions = 0;
+    boolean shared = false;  // writes memory other threads see, or calls what might
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) {
         int op = LLVMGetInstructionOpcode(i);
@@ -53,16 +57,17 @@ final class GridMapping {
             long grain = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 3));
             chunks = (n + grain - 1) / grain;
           } else if (!pureIntrinsic(name)) {
-            return 0;
+            shared = true;
           }
         } else if (op == LLVMStore) {
-          if (!onStack(LLVMGetOperand(i, 1))) return 0;
+          if (!onStack(LLVMGetOperand(i, 1))) shared = true;
         } else if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMFence || op == LLVMInvoke) {
-          return 0;
+          shared = true;
         }
       }
     }
-    return regions == 1 ? Math.max(1, chunks) : 0;
+    if (regions == 0) return 1;  // straight-line code (a scalar step): one thread is all it needs
+    return regions == 1 && !shared ? Math.max(1, chunks) : 0;
   }
 
   private static boolean pureIntrinsic(String name) {
