@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The PTX path over the whole golden corpus. Each case is lowered once, compiled to PTX for sm_80
- * and sm_90, which the real {@code ptxas} must accept (the test says so and skips that half where
+ * and sm_90, which must call no function outside the module and which the real {@code ptxas} must accept (the test says so and skips that half where
  * ptxas is not on PATH), and run by the emulated launch, whose outputs must match expected.npz
  * within the case's tolerances, except the cases listed with their reason in
  * testdata/known-differences-ptx.txt, which must fail (a listed case that passes is an error too).
@@ -114,6 +114,8 @@ class PtxCorpusTest {
       for (String sm : ARCHS) {
         PtxCompiler.Described d = PtxCompiler.compileDescribed(lowered, sm, name);
         DeviceProgram p = d.program();
+        // Device code calls nothing outside its module (no C library, no thread runtime).
+        if (p.ptx().contains(".extern")) throw new AssertionError(case_ + ": the PTX declares an external function");
         if (sm.equals(ARCHS.get(0))) {
           kernels = p.launches().size();
           for (int k = 0; k < kernels; k++) {
