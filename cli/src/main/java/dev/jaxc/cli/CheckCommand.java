@@ -1,6 +1,7 @@
 package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.ptx.PtxTarget;
 import dev.jaxc.cli.npy.NpyArray;
 import dev.jaxc.cli.npy.NpyException;
 import dev.jaxc.cli.npy.Npz;
@@ -54,8 +55,11 @@ final class CheckCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "DIR", description = "Directories holding cases, searched recursively.")
   List<Path> dirs;
 
-  @Option(names = {"-target", "--target"}, paramLabel = "TARGET", description = "host (default), x86_64 or aarch64.")
+  @Option(names = {"-target", "--target"}, paramLabel = "TARGET", description = "host (default), x86_64, aarch64, or ptx (the PTX path's kernels, emulated on this CPU).")
   String target = "host";
+
+  @Option(names = "--sm", paramLabel = "SM", description = "With -target ptx: the GPU architecture (default sm_80).")
+  String sm;
 
   @Option(names = {"-j", "--jobs"}, paramLabel = "N",
       description = "Cases compiled and run at once (default: the number of processors).")
@@ -80,14 +84,17 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (CompileTarget.isPtx(target)) {
-      spec.commandLine().getErr().println("jaxc: error: -target ptx: PTX code generation is not implemented yet "
-          + "(targets: host, x86_64, aarch64)");
-      spec.commandLine().getErr().flush();
-      return ExitCode.BAD_INPUT;
-    }
     if (jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: expected at least 1, got " + jobs);
     String t = target.toLowerCase(Locale.ROOT);
+    if (sm != null && !CompileTarget.isPtx(target)) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
+    if (CompileTarget.isPtx(target)) {
+      String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
+      if (!PtxTarget.supports(arch))
+        throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
+      spec.commandLine().getErr().println("jaxc: note: -target ptx: the " + arch + " kernels run emulated on this CPU (no GPU used)");
+      spec.commandLine().getErr().flush();
+      return checkAll((typed, name, in) -> HostRun.runEmulated(HostRun.lower(typed), name, arch, in), Optional.empty());
+    }
     if (t.equals("host")) return checkAll((typed, name, in) -> HostRun.run(typed, name, in), Optional.empty());
     TargetSpec targetSpec;
     try {

@@ -6,6 +6,8 @@ import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.llvm.runtime.Threading;
+import dev.jaxc.backend.ptx.PtxCompiler;
+import dev.jaxc.backend.ptx.PtxTarget;
 import dev.jaxc.ir.Program;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -33,8 +35,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     customSynopsis = {
-      "jaxc compile MODEL.jaxpr [-target host|x86_64|aarch64] [-o PATH]",
-      "                    [--emit obj|shared|asm|llvm-ir|header]... [--name NAME]",
+      "jaxc compile MODEL.jaxpr [-target host|x86_64|aarch64|ptx] [-o PATH]",
+      "                    [--emit obj|shared|asm|llvm-ir|header|ptx]... [--name NAME]",
+      "                    [--sm sm_70..sm_90]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
       "                    [--time-passes]",
@@ -47,7 +50,8 @@ import picocli.CommandLine.Spec;
       "inputs: the constvars, then the invars (with --consts: the invars only).",
       "",
       "Outputs go to the current directory: NAME.o (obj), libNAME.so (shared),",
-      "NAME.s (asm), NAME.ll (llvm-ir), NAME.h (header). -o PATH names the file",
+      "NAME.s (asm), NAME.ll (llvm-ir), NAME.h (header), NAME.ptx (ptx, with",
+      "-target ptx). -o PATH names the file",
       "when one kind is emitted; if PATH is an existing directory, the outputs go",
       "there under those names (with several --emit kinds, -o must be one). Each",
       "file is written whole or not at all.",
@@ -67,7 +71,7 @@ final class CompileCommand implements Callable<Integer> {
 
   @Option(names = {"-target", "--target"}, paramLabel = "TARGET",
       description = "host (default: this machine's CPU and features), x86_64 or aarch64 (each architecture's "
-          + "baseline). ptx is not implemented yet.")
+          + "baseline), or ptx (NVIDIA GPUs; --emit ptx writes the PTX module).")
   String target = "host";
 
   @Option(names = "-o", paramLabel = "PATH", description = "The output file, or a directory for the outputs.")
@@ -98,6 +102,10 @@ final class CompileCommand implements Callable<Integer> {
           + "read-only data; they are then no longer inputs.")
   Path consts;
 
+  @Option(names = "--sm", paramLabel = "SM",
+      description = "With -target ptx: the GPU architecture, sm_70 … sm_90 (default " + PtxTarget.DEFAULT_SM + ").")
+  String sm;
+
   @Option(names = "--time-passes",
       description = "Print each phase's wall time and memory (Java heap, process RSS) to stderr.")
   boolean timePasses;
@@ -109,12 +117,11 @@ final class CompileCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (CompileTarget.isPtx(target) || emit.contains(EmitKind.PTX)) {
-      err.println("jaxc: error: " + (CompileTarget.isPtx(target) ? "-target ptx" : "--emit ptx")
-          + ": PTX code generation is not implemented yet (targets: host, x86_64, aarch64)");
-      err.flush();
-      return ExitCode.BAD_INPUT;
+    if (CompileTarget.isPtx(target)) return compilePtx(err);
+    if (emit.contains(EmitKind.PTX)) {
+      throw new ParameterException(spec.commandLine(), "--emit ptx: needs -target ptx");
     }
+    if (sm != null) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
     String entry = name != null ? name : HostRun.entryName(model.getFileName().toString());
     Set<EmitKind> kinds = emit.isEmpty() ? EnumSet.of(EmitKind.OBJ) : EnumSet.copyOf(emit);
     TargetSpec targetSpec;
@@ -154,6 +161,47 @@ final class CompileCommand implements Callable<Integer> {
             model.getFileName().toString(), timer);
         return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
       }
+    });
+  }
+
+  /**
+   * {@code -target ptx}: the PTX module ({@code --emit ptx}, the default there). The host library
+   * and header for the GPU ({@code --emit shared}, {@code header}) are not generated yet.
+   */
+  private int compilePtx(PrintWriter err) {
+    String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
+    if (!PtxTarget.supports(arch)) {
+      throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
+    }
+    Set<EmitKind> kinds = emit.isEmpty() ? EnumSet.of(EmitKind.PTX) : EnumSet.copyOf(emit);
+    for (EmitKind k : kinds) {
+      if (k == EmitKind.SHARED || k == EmitKind.HEADER) {
+        return fail(err, "jaxc: error: --emit " + k.option() + " with -target ptx: the GPU host library is not "
+            + "implemented yet (use --emit ptx)");
+      }
+      if (k != EmitKind.PTX) {
+        throw new ParameterException(spec.commandLine(), "--emit " + k.option() + ": not available with -target ptx "
+            + "(use --emit ptx)");
+      }
+    }
+    if (consts != null) return fail(err, "jaxc: error: --consts with -target ptx: not implemented yet");
+    if (cpu != null || features != null) throw new ParameterException(spec.commandLine(), "--cpu/--features: not with -target ptx (use --sm)");
+    String entry = name != null ? name : HostRun.entryName(model.getFileName().toString());
+    Map<EmitKind, Path> paths;
+    try {
+      checkName(entry);
+      paths = CompileOutputs.paths(kinds, output, entry);
+    } catch (CompileTarget.BadOption e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Reporter reporter = new Reporter(err);
+    FrontEnd frontEnd = new FrontEnd();
+    return reporter.guard(model, frontEnd, () -> {
+      Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
+      reporter.warnings(model, frontEnd);
+      PtxCompiler.Described p = PtxCompiler.compileDescribed(HostRun.lower(typed), arch, entry);
+      Optional<String> problem = CompileOutputs.writePtx(p, paths.get(EmitKind.PTX));
+      return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
     });
   }
 

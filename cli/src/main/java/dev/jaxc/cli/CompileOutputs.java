@@ -4,6 +4,8 @@ import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.artifact.HeaderWriter;
 import dev.jaxc.backend.llvm.artifact.Linker;
+import dev.jaxc.backend.ptx.DeviceProgram;
+import dev.jaxc.backend.ptx.PtxCompiler;
 import dev.jaxc.cli.npy.AtomicWrite;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Var;
@@ -88,6 +90,34 @@ final class CompileOutputs {
       return Optional.of(current + ": error: cannot write: no such directory");
     } catch (IOException e) {
       return Optional.of(current + ": error: cannot write: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Writes a PTX module's text whole or not at all, after comment lines that describe its launches
+   * (what a host program needs to run it); empty when written, else the one-line error.
+   */
+  static Optional<String> writePtx(PtxCompiler.Described d, Path path) {
+    DeviceProgram p = d.program();
+    try {
+      StringBuilder text = new StringBuilder();
+      text.append("// jaxc DeviceProgram ").append(p.name()).append(' ').append(p.sm())
+          .append(": workspace ").append(p.workspaceBytes()).append(" bytes; input bytes ").append(p.inputBytes())
+          .append("; output bytes ").append(p.outputBytes()).append('\n');
+      text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers; launched in this order:\n");
+      for (int k = 0; k < p.launches().size(); k++) {
+        DeviceProgram.Launch l = p.launches().get(k);
+        text.append("//   launch ").append(l.kernel()).append(" grid ").append(l.gridX()).append(" block ")
+            .append(l.blockX()).append(" shared ").append(l.sharedBytes()).append("  (").append(d.steps().get(k))
+            .append(d.mapped().get(k) ? "" : "; one thread").append(")\n");
+      }
+      byte[] bytes = text.append(p.ptx()).toString().getBytes(StandardCharsets.UTF_8);
+      AtomicWrite.write(path, out -> out.write(bytes));
+      return Optional.empty();
+    } catch (NoSuchFileException e) {
+      return Optional.of(path + ": error: cannot write: no such directory");
+    } catch (IOException e) {
+      return Optional.of(path + ": error: cannot write: " + e.getMessage());
     }
   }
 

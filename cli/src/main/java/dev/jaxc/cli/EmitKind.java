@@ -39,7 +39,7 @@ enum EmitKind {
     @Override
     public EmitKind convert(String s) {
       for (EmitKind k : values()) if (k.option.equals(s.toLowerCase(Locale.ROOT))) return k;
-      throw new TypeConversionException("expected obj, shared, asm, llvm-ir or header, got '" + s + "'");
+      throw new TypeConversionException("expected obj, shared, asm, llvm-ir, header or ptx, got '" + s + "'");
     }
   }
 }

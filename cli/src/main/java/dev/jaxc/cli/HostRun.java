@@ -6,6 +6,7 @@ import dev.jaxc.backend.llvm.PhaseTimer;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.abi.ErrorCode;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.ptx.EmulatedLaunch;
 import dev.jaxc.cli.npy.DTypeMismatchException;
 import dev.jaxc.cli.npy.NpyArray;
 import dev.jaxc.ir.Program;
@@ -72,6 +73,17 @@ final class HostRun {
       throws InputMismatch {
     try (CompiledModule m = Compiler.compile(lowered, TargetSpec.host(), name, consts)) {
       return run(m, inputs, consts.count() > 0);
+    }
+  }
+
+  /**
+   * Runs a lowered program's PTX kernels once on {@code inputs} (constvars, then invars),
+   * emulated on this machine's CPU ({@link EmulatedLaunch}): no GPU is used.
+   */
+  static List<NpyArray> runEmulated(Program lowered, String name, String sm, List<NpyArray> inputs)
+      throws InputMismatch {
+    try (CompiledModule m = EmulatedLaunch.compile(lowered, sm, name)) {
+      return run(m, inputs, false);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.jaxc.cli;
 
 import dev.jaxc.backend.llvm.abi.Consts;
+import dev.jaxc.backend.ptx.PtxTarget;
 import dev.jaxc.cli.npy.NpyArray;
 import dev.jaxc.cli.npy.NpyException;
 import dev.jaxc.cli.npy.Npz;
@@ -12,6 +13,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -44,6 +46,13 @@ final class RunCommand implements Callable<Integer> {
           + "jaxc compile --consts does; IN.npz then holds the invars only.")
   Path consts;
 
+  @Option(names = {"-target", "--target"}, paramLabel = "TARGET",
+      description = "host (default), or ptx: the PTX path's kernels, emulated on this CPU (no GPU is used).")
+  String target = "host";
+
+  @Option(names = "--sm", paramLabel = "SM", description = "With -target ptx: the GPU architecture (default sm_80).")
+  String sm;
+
   @Mixin CommonOptions common;
   @Mixin DebugOption debug;
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -51,6 +60,14 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     var err = spec.commandLine().getErr();
+    boolean ptx = CompileTarget.isPtx(target);
+    if (!ptx && !target.equalsIgnoreCase("host"))
+      throw new ParameterException(spec.commandLine(), "-target: expected host or ptx, got '" + target + "'");
+    String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
+    if (sm != null && !ptx) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
+    if (ptx && !PtxTarget.supports(arch))
+      throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
+    if (ptx && consts != null) return fail(err, "jaxc: error: --consts with -target ptx: not implemented yet");
     Reporter reporter = new Reporter(err);
     FrontEnd frontEnd = new FrontEnd();
     return reporter.guard(model, frontEnd, () -> {
@@ -65,7 +82,14 @@ final class RunCommand implements Callable<Integer> {
       }
       try {
         List<NpyArray> in = Npz.read(inputs);
-        List<NpyArray> out = HostRun.runLowered(lowered, HostRun.entryName(model.getFileName().toString()), baked, in);
+        String entry = HostRun.entryName(model.getFileName().toString());
+        List<NpyArray> out = ptx
+            ? HostRun.runEmulated(lowered, entry, arch, in)
+            : HostRun.runLowered(lowered, entry, baked, in);
+        if (ptx) {
+          err.println("jaxc: note: -target ptx: the " + arch + " kernels ran emulated on this CPU (no GPU used)");
+          err.flush();
+        }
         Npz.write(output, out);
         return ExitCode.OK;
       } catch (NpyException e) {

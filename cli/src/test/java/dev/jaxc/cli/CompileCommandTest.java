@@ -193,16 +193,55 @@ class CompileCommandTest {
   }
 
   @Test
-  void ptxIsNotImplementedYet() throws Exception {
-    for (String[] args : List.of(new String[] {"-target", "ptx"}, new String[] {"--target=ptx"}, new String[] {"--emit", "ptx"})) {
-      List<String> cmd = new ArrayList<>(List.of("compile", model().toString(), "-o", dir.toString()));
-      cmd.addAll(List.of(args));
-      CliRunner r = CliRunner.run(cmd.toArray(String[]::new));
-      assertEquals(ExitCode.BAD_INPUT, r.status());
-      assertEquals(1, r.err().lines().count(), r.err());
-      assertTrue(r.err().contains("PTX code generation is not implemented yet"), r.err());
+  void ptxWritesTheModuleWithItsLaunches() throws Exception {
+    Path m = model();
+    ok("compile", m.toString(), "-target", "ptx", "-o", dir.toString());
+    String ptx = Files.readString(dir.resolve("my_model_v2.ptx"));
+    assertTrue(ptx.startsWith("// jaxc DeviceProgram my_model_v2 sm_80: workspace "), ptx);
+    assertTrue(ptx.contains("//   launch my_model_v2_k0 grid "), ptx);
+    assertTrue(ptx.contains(".target sm_80") && ptx.contains(".visible .entry my_model_v2_k0("), ptx);
+    assertFalse(ptx.contains("malloc") || ptx.contains(".extern"), "device code calls nothing outside the module");
+    ok("compile", m.toString(), "--target=ptx", "--sm", "sm_90", "--emit", "ptx", "-o", dir.resolve("x.ptx").toString());
+    String sm90 = Files.readString(dir.resolve("x.ptx"));
+    assertTrue(sm90.contains(".target sm_90") && sm90.contains(".version 7.8"), sm90);
+    if (CompileTools.has("ptxas")) {
+      for (String[] f : new String[][] {{"my_model_v2.ptx", "sm_80"}, {"x.ptx", "sm_90"}}) {
+        Process p = new ProcessBuilder("ptxas", "-arch=" + f[1], dir.resolve(f[0]).toString(), "-o", "/dev/null")
+            .redirectErrorStream(true).start();
+        assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      }
     }
-    assertEquals(List.of("my-model.v2.jaxpr"), listing(dir));
+    assertEquals(List.of("my-model.v2.jaxpr", "my_model_v2.ptx", "x.ptx"), listing(dir));
+  }
+
+  @Test
+  void ptxHostLibraryIsNotYetAndPtxOptionsAreChecked() throws Exception {
+    Path m = model();
+    for (String kind : List.of("shared", "header")) {
+      CliRunner r = CliRunner.run("compile", m.toString(), "-target", "ptx", "--emit", kind, "-o", dir.toString());
+      assertEquals(ExitCode.BAD_INPUT, r.status());
+      assertEquals(List.of("jaxc: error: --emit " + kind + " with -target ptx: the GPU host library is not implemented "
+          + "yet (use --emit ptx)"), r.err().lines().toList());
+    }
+    String[][] usage = {
+      {"--emit", "ptx"},
+      {"--sm", "sm_80"},
+      {"-target", "ptx", "--sm", "sm_60"},
+      {"-target", "ptx", "--emit", "obj"},
+      {"-target", "ptx", "--cpu", "skylake"},
+    };
+    for (String[] c : usage) {
+      List<String> cmd = new ArrayList<>(List.of("compile", m.toString(), "-o", dir.toString()));
+      cmd.addAll(List.of(c));
+      CliRunner r = CliRunner.run(cmd.toArray(String[]::new));
+      assertEquals(ExitCode.USAGE, r.status(), String.join(" ", c) + ": " + r.err());
+      assertTrue(r.firstErrLine().startsWith("jaxc: error: "), r.err());
+    }
+    Path bad = Files.writeString(dir.resolve("bad.jaxpr"), UNSUPPORTED);
+    CliRunner r = CliRunner.run("compile", bad.toString(), "-target", "ptx", "-o", dir.toString());
+    assertEquals(ExitCode.BAD_INPUT, r.status());
+    assertEquals(bad + ":2:5: error: unsupported primitive fft (fft: later issue)", r.firstErrLine());
+    assertEquals(List.of("bad.jaxpr", "my-model.v2.jaxpr"), listing(dir));
   }
 
   @Test
@@ -233,7 +272,7 @@ class CompileCommandTest {
   @Test
   void helpDocumentsOutputsAndTargets() {
     String help = ok("compile", "--help").out();
-    for (String s : List.of("-target host|x86_64|aarch64", "--emit obj|shared|asm|llvm-ir|header", "current directory",
+    for (String s : List.of("-target host|x86_64|aarch64|ptx", "--emit obj|shared|asm|llvm-ir|header|ptx", "--sm", "current directory",
         "libNAME.so", "--consts CONSTS.npz", "-O0|-O1|-O2|-O3", "written whole or not at all"))
       assertTrue(help.contains(s), s);
     assertTrue(new String(help.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).lines().allMatch(l -> l.length() <= 80));

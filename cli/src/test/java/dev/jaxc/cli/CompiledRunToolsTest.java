@@ -89,10 +89,19 @@ class CompiledRunToolsTest {
   }
 
   @Test
-  void checkRejectsPtxAndUnknownTargets() {
-    CliRunner ptx = CliRunner.run("check", "--target", "ptx", dir.toString());
+  void checkEmulatesPtxAndRejectsUnknownTargets() throws Exception {
+    String affine = "{ lambda ; a:f32[3]. let b:f32[3] = mul a 2.0:f32[]; c:f32[3] = add b 1.0:f32[] in (c, a, 4.0:f32[]) }";
+    makeCase("a_good", affine, List.of(f32(1, 2, 3)), List.of(f32(3, 5, 7), f32(1, 2, 3), NpyArray.of(DType.F32, new long[0], f32(4).data())));
+    makeCase("b_wrong", affine, List.of(f32(1, 2, 3)), List.of(f32(3, 5, 8), f32(1, 2, 3), NpyArray.of(DType.F32, new long[0], f32(4).data())));
+    CliRunner ptx = CliRunner.run("check", "--target", "ptx", "-j", "2", dir.toString());
+    assertEquals(List.of(
+        "PASS a_good",
+        "FAIL b_wrong: output 0: 1 of 3 elements differ; first at flat index 2: got 7.0, expected 8.0",
+        "1 passed, 1 failed"), ptx.out().lines().toList(), ptx.err());
+    assertEquals("jaxc: note: -target ptx: the sm_80 kernels run emulated on this CPU (no GPU used)", ptx.err().strip());
     assertEquals(ExitCode.BAD_INPUT, ptx.status());
-    assertTrue(ptx.err().strip().endsWith("PTX code generation is not implemented yet (targets: host, x86_64, aarch64)"), ptx.err());
+    assertEquals(ExitCode.USAGE, CliRunner.run("check", "--target", "ptx", "--sm", "sm_60", dir.toString()).status());
+    assertEquals(ExitCode.USAGE, CliRunner.run("check", "--sm", "sm_80", dir.toString()).status());
     assertEquals(ExitCode.USAGE, CliRunner.run("check", "--target", "riscv", dir.toString()).status());
     assertEquals(ExitCode.USAGE, CliRunner.run("check", "-j", "0", dir.toString()).status());
   }

@@ -33,7 +33,11 @@ public final class CompiledModule implements AutoCloseable {
   private LLVMModuleRef jitModule;
   private Jit jit;
 
-  CompiledModule(LLVMContextRef ctx, LLVMModuleRef module, TargetMachine tm, Plan plan, String name, int baked) {
+  /**
+   * Takes ownership of an optimised module, its context and target machine ({@code baked}: leading
+   * constvars baked in). Public for other backends' host modules (the PTX backend's emulation).
+   */
+  public CompiledModule(LLVMContextRef ctx, LLVMModuleRef module, TargetMachine tm, Plan plan, String name, int baked) {
     this.ctx = ctx;
     this.module = module;
     this.tm = tm;

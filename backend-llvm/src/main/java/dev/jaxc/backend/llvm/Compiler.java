@@ -116,7 +116,7 @@ public final class Compiler {
     }
   }
 
-  static void verify(LLVMModuleRef module) {
+  public static void verify(LLVMModuleRef module) {
     BytePointer err = new BytePointer((BytePointer) null);
     Llvm.check(LLVMVerifyModule(module, LLVMReturnStatusAction, err) != 0, err, "generated module is invalid");
   }

@@ -35,7 +35,16 @@ public final class Ftz {
    */
   public static LLVMValueRef flush(Ir ir, DType d, LLVMValueRef x) {
     if (ir.numerics().flushesInSoftware(d)) return flushAlways(ir, x);
-    return ir.numerics().flushes(d) ? uncontracted(ir, x) : x;
+    // Whatever the denormal mode (IEEE on the GPU), a marked product stays rounded on its own.
+    return roundedSeparately(d) ? uncontracted(ir, x) : x;
+  }
+
+  /** The dtypes whose marked products XLA rounds separately (f16 is computed in f32 and rounded). */
+  private static boolean roundedSeparately(DType d) {
+    return switch (d) {
+      case BF16, F32, F64, C64, C128 -> true;
+      default -> false;
+    };
   }
 
   /**

@@ -52,6 +52,10 @@ public final class LoopEmitter {
       forEach(shape, body);
       return;
     }
+    if (parallel.flatIndex()) {
+      flat(shape, work, body);
+      return;
+    }
     int split = d;
     boolean innermost = Arrays.stream(shape, d + 1, shape.length).allMatch(n -> n == 1);
     parallel.range(shape[d], innermost ? innerGrain : 1, work, (begin, end) -> {
@@ -62,6 +66,27 @@ public final class LoopEmitter {
         nest(shape, split + 1, idx, body);
       });
     });
+  }
+
+  /** One region over the linear indices of {@code shape}, each delinearised (row-major). */
+  private void flat(long[] shape, long work, Consumer<Index> body) {
+    long total = 1;
+    for (long x : shape) total *= x;
+    long n = total;
+    parallel.range(n, 1, work, (begin, end) -> range(begin, end, i -> {
+      LLVMValueRef[] idx = new LLVMValueRef[shape.length];
+      long stride = 1;
+      for (int d = shape.length - 1; d >= 0; d--) {
+        if (shape[d] == 1) {
+          idx[d] = ir.i64(0);
+          continue;
+        }
+        LLVMValueRef q = stride == 1 ? i : ir.udiv(i, ir.i64(stride));
+        idx[d] = stride * shape[d] == n ? q : ir.urem(q, ir.i64(shape[d]));
+        stride *= shape[d];
+      }
+      body.accept(Index.of(idx));
+    }));
   }
 
   /** {@code for (i = begin; i < end; i++) body(i)} for run-time bounds (nothing when begin ≥ end). */

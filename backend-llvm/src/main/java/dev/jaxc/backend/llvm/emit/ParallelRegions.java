@@ -15,4 +15,14 @@ public interface ParallelRegions {
    * it (except n). {@code work}: the region's estimated scalar operations.
    */
   void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body);
+
+  /**
+   * Whether a parallel loop nest ({@link LoopEmitter#forEachParallel}) should be one region over
+   * all its indices, element by element, rather than a region over its outermost axis in chunks:
+   * a GPU wants a thread per element (neighbouring threads on neighbouring elements), a CPU wants
+   * long runs of the innermost axis per thread.
+   */
+  default boolean flatIndex() {
+    return false;
+  }
 }

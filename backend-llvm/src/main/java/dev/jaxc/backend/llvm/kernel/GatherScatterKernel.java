@@ -51,12 +51,14 @@ final class GatherScatterKernel {
     GatherLowering g = new GatherScatterIndexing(cx.ir()).gather(cx.eqn(), cx.operands().get(0), cx.operands().get(1));
     ArrayType out = cx.resultTypes().get(0);
     LLVMValueRef result = cx.results().get(0);
+    // Every output element (or slice) is its own: the loops may be split across workers.
+    long work = out.shape().elementCount();
     if (!g.offsetsTrail()) {
       ElementGenerator gen = g.generator();
-      cx.loops().forEach(out.shape().sizes(), idx -> cx.access().store(result, out, idx, gen.at(idx)));
+      cx.loops().forEachParallel(out.shape().sizes(), work, 1, idx -> cx.access().store(result, out, idx, gen.at(idx)));
       return;
     }
-    cx.loops().forEach(g.batchShape(), b -> {
+    cx.loops().forEachParallel(g.batchShape(), work, 1, b -> {
       Start s = g.start(dims(b));
       cx.loops().forEach(g.windowShape(), w -> cx.access().store(result, out, concat(b, w), g.element(s, dims(w))));
     });

@@ -114,6 +114,8 @@ final class GemmPacked {
    * matrix on both sides (M, N ≥ 2).
    */
   static boolean applies(Ir ir, GemmCore.Spec s) {
+    // Device code calls no C library (the packed form mallocs its buffers): the plain nest there.
+    if (ir.target() != null && ir.target().arch() == dev.jaxc.backend.llvm.llvm.TargetSpec.Arch.NVPTX) return false;
     if (!(s.acc() instanceof GemmAccumulator.Plain p)) return false;
     if (p.acc() != DType.F32 && p.acc() != DType.F64) return false;
     if (!s.a().packable() || !s.b().packable()) return false;

@@ -7,7 +7,7 @@ import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.backend.llvm.plan.Step;
-import dev.jaxc.backend.llvm.runtime.ParallelFor;
+import dev.jaxc.backend.llvm.emit.ParallelRegions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,7 +43,7 @@ public final class StepFunctions {
 
   private final Ir ir;
   private final Plan plan;
-  private final ParallelFor parallel;
+  private final ParallelRegions parallel;
   private final String prefix;
   private final ScheduleEmitter emitter;
   /**
@@ -68,7 +68,7 @@ public final class StepFunctions {
   private int named;
 
   /** {@code name}: the entry point's; step functions are named {@code name.step.K}. */
-  public StepFunctions(Ir ir, Plan plan, ParallelFor parallel, String name) {
+  public StepFunctions(Ir ir, Plan plan, ParallelRegions parallel, String name) {
     this.ir = ir;
     this.plan = plan;
     this.parallel = parallel;
@@ -78,10 +78,15 @@ public final class StepFunctions {
 
   /** Emits a call per step at the builder's position; {@code bases}: each buffer's address there. */
   public void emitAll(Function<Buffer, LLVMValueRef> bases) {
-    for (Step s : plan.steps()) emitStep(s, bases);
+    for (Step s : plan.steps()) emit(s, bases);
   }
 
-  private void emitStep(Step s, Function<Buffer, LLVMValueRef> bases) {
+  /**
+   * Emits one step's function (or finds the identical one emitted before) and a call to it at the
+   * builder's position; {@code bases}: each buffer's address there. The PTX backend calls this once
+   * per kernel.
+   */
+  public void emit(Step s, Function<Buffer, LLVMValueRef> bases) {
     LLVMValueRef caller = ir.function();
     LLVMValueRef last = LLVMGetLastFunction(ir.module);
     placeholders = new LinkedHashMap<>();

@@ -23,7 +23,8 @@ final class ThreefryKernel {
     Ir ir = cx.ir();
     ArrayType out = cx.resultTypes().get(0);
     Shape shape = out.shape();
-    cx.loops().forEach(shape.sizes(), idx -> {
+    // Each output pair is its own: the loop may be split across workers (about 100 ops a pair).
+    cx.loops().forEachParallel(shape.sizes(), shape.elementCount() * 100, 1, idx -> {
       LLVMValueRef[] in = new LLVMValueRef[4];
       for (int k = 0; k < 4; k++)
         in[k] = cx.operands().get(k).at(broadcast(ir, cx.operandType(k).shape(), shape, idx)).v();

@@ -22,9 +22,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * in the function from its captured base instead, so alias analysis still sees that buffers of
  * one workspace do not overlap. The capture code goes at the top of the entry block.
  */
-final class Outliner {
+public final class Outliner {
   /** Bytes per context slot: every scalar a generator computes fits. */
-  static final int SLOT = 8;
+  public static final int SLOT = 8;
 
   private final LLVMValueRef fn;
   private final LLVMValueRef ctx;
@@ -45,7 +45,7 @@ final class Outliner {
    * @throws IllegalStateException a captured value is a stack slot of the caller (threads must not
    *     share it: the body must allocate its own) or does not fit a slot
    */
-  static List<LLVMValueRef> capture(LLVMValueRef fn) {
+  public static List<LLVMValueRef> capture(LLVMValueRef fn) {
     List<LLVMValueRef> instructions = new ArrayList<>();
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) {

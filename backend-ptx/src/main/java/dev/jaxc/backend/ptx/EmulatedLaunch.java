@@ -1,0 +1,121 @@
+package dev.jaxc.backend.ptx;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import dev.jaxc.backend.llvm.CompiledModule;
+import dev.jaxc.backend.llvm.Compiler;
+import dev.jaxc.backend.llvm.abi.Consts;
+import dev.jaxc.backend.llvm.abi.EntryPoint;
+import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.llvm.Llvm;
+import dev.jaxc.backend.llvm.llvm.TargetMachine;
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.llvm.plan.Buffer;
+import dev.jaxc.backend.llvm.plan.Plan;
+import dev.jaxc.ir.Program;
+import dev.jaxc.ir.Type.ArrayType;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * The PTX path's kernels run on this machine's CPU: the same kernel IR as {@link PtxCompiler}
+ * emits (same plan, numerics, launches and grid mapping), with thread and block indices read from
+ * globals ({@link ThreadIndex.Emulated}), compiled for the host, under the CPU backend's C ABI
+ * entry point ({@code NAME(inputs, outputs)}, so {@code jaxc run}/{@code check} call it through
+ * MCJIT as they call host code). The entry point runs each launch as the GPU would: for every
+ * block, for every thread of the block, it sets the indices and calls the kernel. Threads run
+ * one after another, each to its end; kernels with barriers will run each barrier-delimited
+ * region for all threads of a block before the next (POCL's scheme) once they have any.
+ */
+public final class EmulatedLaunch {
+  private EmulatedLaunch() {}
+
+  /** Compiles the emulation of {@code program.main()} for {@code sm} as entry point {@code name}. */
+  public static CompiledModule compile(Program program, String sm, String name) {
+    TargetSpec device = PtxTarget.spec(sm);
+    Plan plan = PtxCompiler.plan(program);
+    Llvm.init();
+    TargetSpec host = TargetSpec.host();
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);
+    TargetMachine tm = null;
+    try {
+      // The device's spec: kernels choose their code for the GPU (no C library, no CPU vectors).
+      try (Ir ir = new Ir(ctx, module, device, PtxTarget.NUMERICS)) {
+        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated());
+        EntryPoint.emit(ir, plan, name, Consts.NONE, host.arch(), bases -> launchAll(ir, plan, kernels, bases));
+        // Tagged with this CPU and its features (MCJIT's own machine is generic): a GPU always has
+        // FMA, and without the host's, llvm.fmuladd would round twice where the GPU rounds once.
+        for (LLVMValueRef f = LLVMGetFirstFunction(module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+          if (LLVMIsDeclaration(f) != 0) continue;
+          ir.addFunctionAttribute(f, "no-builtins", "");
+          ir.addFunctionAttribute(f, "target-cpu", host.cpu());
+          if (!host.features().isEmpty()) ir.addFunctionAttribute(f, "target-features", host.features());
+        }
+      }
+      tm = new TargetMachine(host);
+      tm.configure(module);
+      Compiler.verify(module);
+      tm.optimize(module);
+      return new CompiledModule(ctx, module, tm, plan, name, 0);
+    } catch (RuntimeException | Error e) {
+      if (tm != null) tm.close();
+      LLVMDisposeModule(module);
+      LLVMContextDispose(ctx);
+      throw e;
+    }
+  }
+
+  /** For each launch: for each block, for each thread: set the indices, call the kernel. */
+  private static void launchAll(Ir ir, Plan plan, Kernels.Emitted kernels, Function<Buffer, LLVMValueRef> bases) {
+    int inputs = plan.inputs().size();
+    int outputs = plan.outputs().size();
+    LLVMValueRef[] args = new LLVMValueRef[inputs + outputs + 1];
+    for (int i = 0; i < inputs; i++) args[i] = bases.apply(new Buffer.Input(i, (ArrayType) plan.inputs().get(i).type()));
+    for (int o = 0; o < outputs; o++) args[inputs + o] = bases.apply(new Buffer.Output(o, (ArrayType) plan.outputs().get(o).type()));
+    args[inputs + outputs] = workspace(ir, plan, bases);
+    List<LLVMValueRef> fns = kernels.functions();
+    for (int k = 0; k < fns.size(); k++) {
+      GridMapping.ProgramLaunch l = kernels.launches().get(k);
+      LLVMValueRef fn = fns.get(k);
+      ir.store(ir.i64(l.gridX()), ThreadIndex.Emulated.global(ir, 2), 8);
+      ir.store(ir.i64(l.blockX()), ThreadIndex.Emulated.global(ir, 3), 8);
+      loop(ir, l.gridX(), b -> {
+        ir.store(b, ThreadIndex.Emulated.global(ir, 0), 8);
+        loop(ir, l.blockX(), t -> {
+          ir.store(t, ThreadIndex.Emulated.global(ir, 1), 8);
+          ir.call(LLVMGlobalGetValueType(fn), fn, args);
+        });
+      });
+    }
+  }
+
+  /** The workspace's base: a temporary's address less its offset (null when there is none). */
+  private static LLVMValueRef workspace(Ir ir, Plan plan, Function<Buffer, LLVMValueRef> bases) {
+    List<Buffer.Temp> temps = plan.workspaceBuffers();
+    if (plan.workspaceBytes() == 0 || temps.isEmpty()) return LLVMConstPointerNull(ir.ptr);
+    Buffer.Temp t = temps.get(0);
+    return ir.gep(ir.i8, bases.apply(t), ir.i64(-t.offset()));
+  }
+
+  /** {@code for (i = 0; i < n; i++) body(i)}, n ≥ 1. */
+  private static void loop(Ir ir, long n, Consumer<LLVMValueRef> body) {
+    LLVMBasicBlockRef pre = ir.currentBlock();
+    LLVMBasicBlockRef head = ir.block("emu.loop");
+    LLVMBasicBlockRef exit = ir.block("emu.done");
+    ir.br(head);
+    ir.at(head);
+    LLVMValueRef i = ir.phi(ir.i64);
+    ir.incoming(i, ir.i64(0), pre);
+    body.accept(i);
+    LLVMValueRef next = ir.add(i, ir.i64(1));
+    ir.incoming(i, next, ir.currentBlock());
+    ir.condBr(ir.icmp(LLVMIntULT, next, ir.i64(n)), head, exit);
+    ir.at(exit);
+  }
+}
