@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
     customSynopsis = {
       "jaxc compile MODEL.jaxpr [-target host|x86_64|aarch64|ptx] [-o PATH]",
       "                    [--emit obj|shared|asm|llvm-ir|header|ptx]... [--name NAME]",
-      "                    [--sm sm_70..sm_90]",
+      "                    [--sm sm_70..sm_90] [--host-target host|x86_64|aarch64]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
       "                    [--time-passes]",
@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
       "",
       "Outputs go to the current directory: NAME.o (obj), libNAME.so (shared),",
       "NAME.s (asm), NAME.ll (llvm-ir), NAME.h (header), NAME.ptx (ptx, with",
-      "-target ptx). -o PATH names the file",
+      "-target ptx; there shared, obj and header are the host library that loads",
+      "the CUDA driver at run time and launches the PTX). -o PATH names the file",
       "when one kind is emitted; if PATH is an existing directory, the outputs go",
       "there under those names (with several --emit kinds, -o must be one). Each",
       "file is written whole or not at all.",
@@ -71,7 +72,8 @@ final class CompileCommand implements Callable<Integer> {
 
   @Option(names = {"-target", "--target"}, paramLabel = "TARGET",
       description = "host (default: this machine's CPU and features), x86_64 or aarch64 (each architecture's "
-          + "baseline), or ptx (NVIDIA GPUs; --emit ptx writes the PTX module).")
+          + "baseline), or ptx (NVIDIA GPUs: --emit ptx writes the PTX module, shared/obj/header the host "
+          + "library that launches it).")
   String target = "host";
 
   @Option(names = "-o", paramLabel = "PATH", description = "The output file, or a directory for the outputs.")
@@ -106,6 +108,11 @@ final class CompileCommand implements Callable<Integer> {
       description = "With -target ptx: the GPU architecture, sm_70 … sm_90 (default " + PtxTarget.DEFAULT_SM + ").")
   String sm;
 
+  @Option(names = "--host-target", paramLabel = "ARCH",
+      description = "With -target ptx: the architecture of the host library (--emit shared, obj): host "
+          + "(default: this machine's), x86_64 or aarch64.")
+  String hostTarget;
+
   @Option(names = "--time-passes",
       description = "Print each phase's wall time and memory (Java heap, process RSS) to stderr.")
   boolean timePasses;
@@ -122,6 +129,7 @@ final class CompileCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--emit ptx: needs -target ptx");
     }
     if (sm != null) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
+    if (hostTarget != null) throw new ParameterException(spec.commandLine(), "--host-target: only with -target ptx");
     String entry = name != null ? name : HostRun.entryName(model.getFileName().toString());
     Set<EmitKind> kinds = emit.isEmpty() ? EnumSet.of(EmitKind.OBJ) : EnumSet.copyOf(emit);
     TargetSpec targetSpec;
@@ -165,8 +173,9 @@ final class CompileCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code -target ptx}: the PTX module ({@code --emit ptx}, the default there). The host library
-   * and header for the GPU ({@code --emit shared}, {@code header}) are not generated yet.
+   * {@code -target ptx}: the PTX module ({@code --emit ptx}, the default there), and the host side
+   * that embeds and launches it: {@code --emit shared} (the host library), {@code obj} (its object),
+   * {@code header} (its declarations), for the {@code --host-target} architecture.
    */
   private int compilePtx(PrintWriter err) {
     String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
@@ -175,14 +184,16 @@ final class CompileCommand implements Callable<Integer> {
     }
     Set<EmitKind> kinds = emit.isEmpty() ? EnumSet.of(EmitKind.PTX) : EnumSet.copyOf(emit);
     for (EmitKind k : kinds) {
-      if (k == EmitKind.SHARED || k == EmitKind.HEADER) {
-        return fail(err, "jaxc: error: --emit " + k.option() + " with -target ptx: the GPU host library is not "
-            + "implemented yet (use --emit ptx)");
-      }
-      if (k != EmitKind.PTX) {
+      if (k == EmitKind.ASM || k == EmitKind.LLVM_IR) {
         throw new ParameterException(spec.commandLine(), "--emit " + k.option() + ": not available with -target ptx "
-            + "(use --emit ptx)");
+            + "(use ptx, shared, obj or header)");
       }
+    }
+    TargetSpec host;
+    try {
+      host = CompileTarget.hostLibraryTarget(hostTarget);
+    } catch (CompileTarget.BadOption e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     if (consts != null) return fail(err, "jaxc: error: --consts with -target ptx: not implemented yet");
     if (cpu != null || features != null) throw new ParameterException(spec.commandLine(), "--cpu/--features: not with -target ptx (use --sm)");
@@ -199,8 +210,10 @@ final class CompileCommand implements Callable<Integer> {
     return reporter.guard(model, frontEnd, () -> {
       Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
       reporter.warnings(model, frontEnd);
-      PtxCompiler.Described p = PtxCompiler.compileDescribed(HostRun.lower(typed), arch, entry);
-      Optional<String> problem = CompileOutputs.writePtx(p, paths.get(EmitKind.PTX));
+      Program lowered = HostRun.lower(typed);
+      PtxCompiler.Described p = PtxCompiler.compileDescribed(lowered, arch, entry);
+      Optional<String> problem = CompileOutputs.writePtx(p, lowered.main(), host, paths,
+          model.getFileName().toString());
       return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
     });
   }

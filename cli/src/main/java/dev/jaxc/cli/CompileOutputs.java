@@ -6,6 +6,9 @@ import dev.jaxc.backend.llvm.artifact.HeaderWriter;
 import dev.jaxc.backend.llvm.artifact.Linker;
 import dev.jaxc.backend.ptx.DeviceProgram;
 import dev.jaxc.backend.ptx.PtxCompiler;
+import dev.jaxc.backend.ptx.host.HostLibrary;
+import dev.jaxc.backend.ptx.host.PtxHeaderWriter;
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.cli.npy.AtomicWrite;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Var;
@@ -94,31 +97,63 @@ final class CompileOutputs {
   }
 
   /**
-   * Writes a PTX module's text whole or not at all, after comment lines that describe its launches
-   * (what a host program needs to run it); empty when written, else the one-line error.
+   * Writes a PTX program's outputs: the module text ({@code ptx}), after comment lines that
+   * describe its launches (what a host program needs to run it), and the host library that embeds
+   * it ({@code shared}, {@code obj}) with its header. All contents are made first and the library
+   * linked first, as for the CPU; empty when all are written, else the one-line error.
    */
-  static Optional<String> writePtx(PtxCompiler.Described d, Path path) {
+  static Optional<String> writePtx(PtxCompiler.Described d, Jaxpr main, TargetSpec host, Map<EmitKind, Path> paths,
+      String source) {
     DeviceProgram p = d.program();
-    try {
-      StringBuilder text = new StringBuilder();
-      text.append("// jaxc DeviceProgram ").append(p.name()).append(' ').append(p.sm())
-          .append(": workspace ").append(p.workspaceBytes()).append(" bytes; input bytes ").append(p.inputBytes())
-          .append("; output bytes ").append(p.outputBytes()).append('\n');
-      text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers; launched in this order:\n");
-      for (int k = 0; k < p.launches().size(); k++) {
-        DeviceProgram.Launch l = p.launches().get(k);
-        text.append("//   launch ").append(l.kernel()).append(" grid ").append(l.gridX()).append(" block ")
-            .append(l.blockX()).append(" shared ").append(l.sharedBytes()).append("  (").append(d.steps().get(k))
-            .append(d.mapped().get(k) ? "" : "; one thread").append(")\n");
+    Map<EmitKind, byte[]> contents = new EnumMap<>(EmitKind.class);
+    for (EmitKind k : paths.keySet()) {
+      switch (k) {
+        case PTX -> contents.put(k, ptxText(d).getBytes(StandardCharsets.UTF_8));
+        case OBJ -> contents.put(k, HostLibrary.object(p, host));
+        case HEADER -> {
+          List<Var> inputs = main.inputs();
+          contents.put(k, PtxHeaderWriter.write(p.name(), source, List.of(), inputs, main.outs(), p.sm())
+              .getBytes(StandardCharsets.UTF_8));
+        }
+        case SHARED -> { }  // linked below, straight to its path
+        case ASM, LLVM_IR -> throw new AssertionError(k);
       }
-      byte[] bytes = text.append(p.ptx()).toString().getBytes(StandardCharsets.UTF_8);
-      AtomicWrite.write(path, out -> out.write(bytes));
-      return Optional.empty();
-    } catch (NoSuchFileException e) {
-      return Optional.of(path + ": error: cannot write: no such directory");
-    } catch (IOException e) {
-      return Optional.of(path + ": error: cannot write: " + e.getMessage());
     }
+    Path current = null;
+    try {
+      if (paths.containsKey(EmitKind.SHARED)) {
+        current = paths.get(EmitKind.SHARED);
+        HostLibrary.linkShared(p, host, current);
+      }
+      for (Map.Entry<EmitKind, byte[]> e : contents.entrySet()) {
+        current = paths.get(e.getKey());
+        byte[] bytes = e.getValue();
+        AtomicWrite.write(current, out -> out.write(bytes));
+      }
+      return Optional.empty();
+    } catch (Linker.LinkException e) {
+      return Optional.of("jaxc: error: " + e.getMessage());
+    } catch (NoSuchFileException e) {
+      return Optional.of(current + ": error: cannot write: no such directory");
+    } catch (IOException e) {
+      return Optional.of(current + ": error: cannot write: " + e.getMessage());
+    }
+  }
+
+  private static String ptxText(PtxCompiler.Described d) {
+    DeviceProgram p = d.program();
+    StringBuilder text = new StringBuilder();
+    text.append("// jaxc DeviceProgram ").append(p.name()).append(' ').append(p.sm())
+        .append(": workspace ").append(p.workspaceBytes()).append(" bytes; input bytes ").append(p.inputBytes())
+        .append("; output bytes ").append(p.outputBytes()).append('\n');
+    text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers; launched in this order:\n");
+    for (int k = 0; k < p.launches().size(); k++) {
+      DeviceProgram.Launch l = p.launches().get(k);
+      text.append("//   launch ").append(l.kernel()).append(" grid ").append(l.gridX()).append(" block ")
+          .append(l.blockX()).append(" shared ").append(l.sharedBytes()).append("  (").append(d.steps().get(k))
+          .append(d.mapped().get(k) ? "" : "; one thread").append(")\n");
+    }
+    return text.append(p.ptx()).toString();
   }
 
   private static String header(String name, Jaxpr main, int baked, String source) {

@@ -23,7 +23,7 @@ final class CompileTarget {
 
   private CompileTarget() {}
 
-  /** True for the targets jaxc knows but does not generate code for yet. */
+  /** True for the GPU target, which has its own options and outputs. */
   static boolean isPtx(String target) {
     return target.toLowerCase(Locale.ROOT).equals("ptx");
   }
@@ -62,6 +62,21 @@ final class CompileTarget {
     }
     if (optLevel < 0 || optLevel > 3) throw new BadOption("-O: expected 0, 1, 2 or 3, got " + optLevel);
     return spec.withOptLevel(optLevel);
+  }
+
+  /**
+   * The target of a PTX program's host library ({@code --host-target}): the baseline of this
+   * machine's architecture (null, {@code host}), or of the one named, so the library runs on any
+   * such Linux machine (its code only loads the driver and launches kernels).
+   */
+  static TargetSpec hostLibraryTarget(String hostTarget) throws BadOption {
+    String t = hostTarget == null ? "host" : hostTarget.toLowerCase(Locale.ROOT);
+    return switch (t) {
+      case "host" -> baseline(TargetSpec.host().arch());
+      case "x86_64" -> TargetSpec.x86_64();
+      case "aarch64" -> TargetSpec.aarch64();
+      default -> throw new BadOption("--host-target: expected host, x86_64 or aarch64, got '" + hostTarget + "'");
+    };
   }
 
   static String arch(TargetSpec spec) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jaxc.backend.llvm.abi.ErrorCode;
+import dev.jaxc.backend.llvm.artifact.ElfSymbols;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -214,20 +216,69 @@ class CompileCommandTest {
     assertEquals(List.of("my-model.v2.jaxpr", "my_model_v2.ptx", "x.ptx"), listing(dir));
   }
 
+  /**
+   * {@code --emit shared,obj,header} with {@code -target ptx}: the host library for the machine's
+   * architecture (or {@code --host-target}), which imports nothing from CUDA; a C program built
+   * against the header and library gets the documented "no CUDA driver" code here, where there is
+   * no libcuda.so.1.
+   */
   @Test
-  void ptxHostLibraryIsNotYetAndPtxOptionsAreChecked() throws Exception {
+  void ptxHostLibraryIsWrittenAndReportsAMissingDriver() throws Exception {
     Path m = model();
-    for (String kind : List.of("shared", "header")) {
-      CliRunner r = CliRunner.run("compile", m.toString(), "-target", "ptx", "--emit", kind, "-o", dir.toString());
-      assertEquals(ExitCode.BAD_INPUT, r.status());
-      assertEquals(List.of("jaxc: error: --emit " + kind + " with -target ptx: the GPU host library is not implemented "
-          + "yet (use --emit ptx)"), r.err().lines().toList());
+    ok("compile", m.toString(), "-target", "ptx", "--emit", "shared,obj,header,ptx", "-o", dir.toString());
+    assertEquals(List.of("libmy_model_v2.so", "my-model.v2.jaxpr", "my_model_v2.h", "my_model_v2.o",
+        "my_model_v2.ptx"), listing(dir));
+    int[] kind = CompileTools.elfKind(dir.resolve("libmy_model_v2.so"));
+    assertEquals(CompileTools.ET_DYN, kind[0]);
+    assertEquals(CompileTools.isX86Host() ? CompileTools.EM_X86_64 : CompileTools.EM_AARCH64, kind[1]);
+    ElfSymbols obj = ElfSymbols.of(Files.readAllBytes(dir.resolve("my_model_v2.o")));
+    for (String f : List.of("my_model_v2", "my_model_v2_async", "my_model_v2_host", "my_model_v2_num_inputs",
+        "my_model_v2_num_outputs", "my_model_v2_workspace_size")) {
+      assertTrue(obj.defined().contains(f), f + " in " + obj.defined());
     }
+    assertTrue(obj.undefined().stream().noneMatch(s -> s.startsWith("cu")), "no CUDA import: " + obj.undefined());
+    String header = Files.readString(dir.resolve("my_model_v2.h"));
+    assertTrue(header.contains("my_model_v2_host(") && header.contains("sm_80"), header);
+    if (CompileTools.has("cc")) {
+      Files.writeString(dir.resolve("main.c"), """
+          #include <stdio.h>
+          #include "my_model_v2.h"
+          int main(void) {
+            int32_t a[100] = {0};
+            float s = 1.0f, f[100];
+            int32_t d[100];
+            const void *in[] = {a, &s};
+            void *out[] = {f, d};
+            printf("%d %d %d\\n", my_model_v2_num_inputs(), my_model_v2_num_outputs(), my_model_v2_host(in, out));
+            return 0;
+          }
+          """);
+      CompileTools.run(dir, "cc", "-std=c99", "-Wall", "-Werror", "-o", "main", "main.c", "-L.", "-lmy_model_v2",
+          "-Wl,-rpath,$ORIGIN");
+      ProcessBuilder pb = new ProcessBuilder("./main").directory(dir.toFile()).redirectErrorStream(true);
+      pb.environment().put("LD_LIBRARY_PATH", dir.toString());
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      assertEquals(0, p.waitFor(), out);
+      assertEquals("2 2 " + ErrorCode.NO_CUDA_DRIVER.code(), out);
+    }
+    if (CompileTools.has("ld.lld") || CompileTools.has("aarch64-linux-gnu-gcc")) {
+      Path arm = Files.createDirectory(dir.resolve("arm"));
+      ok("compile", m.toString(), "-target", "ptx", "--host-target", "aarch64", "--emit", "shared", "-o", arm.toString());
+      assertEquals(CompileTools.EM_AARCH64, CompileTools.elfKind(arm.resolve("libmy_model_v2.so"))[1]);
+    }
+  }
+
+  @Test
+  void ptxOptionsAreChecked() throws Exception {
+    Path m = model();
     String[][] usage = {
       {"--emit", "ptx"},
       {"--sm", "sm_80"},
       {"-target", "ptx", "--sm", "sm_60"},
-      {"-target", "ptx", "--emit", "obj"},
+      {"-target", "ptx", "--emit", "asm"},
+      {"-target", "ptx", "--host-target", "riscv"},
+      {"--host-target", "x86_64"},
       {"-target", "ptx", "--cpu", "skylake"},
     };
     for (String[] c : usage) {
