@@ -12,8 +12,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * most 64, so 2^k is one exponent-field write and none of exp's or expm1's range cases are
  * needed. Every lane computes both branches and selects, so the branch-free form is most of the
  * cost of a vectorised tanh loop (with expm1 it was about twice as long). The quotient 2/(t+1) is
- * at most 1/2 of the result and is a {@link MathEmitter#divEstimate}: AVX-512's divider took half
- * of the loop's time.
+ * at most 1/2 of the result and is a {@link MathEmitter#divEstimate} (AVX-512's divider took half
+ * of the loop's time) refined once from its residual, so the error stays the exact divide's.
  */
 final class Tanh {
   private static final double[] T64 = {
@@ -34,7 +34,11 @@ final class Tanh {
     double cap = e.isF64() ? 22 : 9.1;
     LLVMValueRef y = e.mul(e.c(2), e.min(ax, e.c(cap)));
     LLVMValueRef t = ExpKernel.expInRange(e, y);
-    LLVMValueRef big = e.sub(e.c(1), e.divEstimate(e.c(2), e.add(t, e.c(1))));
+    LLVMValueRef d = e.add(t, e.c(1));
+    LLVMValueRef q0 = e.divEstimate(e.c(2), d);
+    // One correction from the residual 2 - d·q0 (1/d ≈ q0/2): an estimate's ~2 ulp become ~1.
+    LLVMValueRef q = e.fma(e.fma(e.neg(d), q0, e.c(2)), e.mul(e.c(0.5), q0), q0);
+    LLVMValueRef big = e.sub(e.c(1), q);
     LLVMValueRef r = e.sel(e.le(ax, e.c(0.55)), small, e.sel(e.gt(ax, e.c(cap)), e.c(1), big));
     r = e.sel(e.isNan(x), x, e.copysign(r, x));
     return e.isF64() ? r : e.passTiny(x, r);
