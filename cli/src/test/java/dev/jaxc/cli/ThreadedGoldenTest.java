@@ -26,14 +26,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Threaded code gives the single-threaded bits. The golden cases of the categories with GEMMs,
- * convolutions, reductions, sorts, fusions (also inside loop bodies) are compiled with every region split however
+ * convolutions, reductions, sorts, gathers, fusions (also inside loop bodies) are compiled with every region split however
  * small ({@code minWork} 1) on 4 threads, and on the run-time count (JAXC_NUM_THREADS if set, else
  * the CPUs); their outputs must be, bit for bit, those of the serial build (no thread code at all),
  * which must match expected.npz (except the listed known differences).
  */
 class ThreadedGoldenTest {
   private static final Set<String> CATEGORIES =
-      Set.of("dot", "conv", "nn", "model", "pool", "control", "autodiff", "reduce", "shape", "sort");
+      Set.of("dot", "conv", "nn", "model", "pool", "control", "autodiff", "reduce", "shape", "sort", "index");
   private static final List<Threading> THREADED = List.of(
       Threading.DEFAULT.withThreads(4).withMinWork(1), Threading.DEFAULT.withMinWork(1));
 

@@ -11,6 +11,7 @@ import dev.jaxc.backend.llvm.emit.GatherScatterIndexing;
 import dev.jaxc.backend.llvm.emit.GatherScatterParams;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.LoopEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
@@ -46,16 +47,20 @@ final class GatherScatterKernel {
   /**
    * When the offset dims trail (x[i] of rows, embeddings), each index vector is read once and its
    * slice copied by a unit-stride inner loop; otherwise every element evaluates the generator.
+   * Every output element is written by one thread, so threads split the outermost loop (the
+   * index vectors, or the output's first axis) when there is enough to copy: a gather is a
+   * memory copy, one load and one store per element.
    */
   private static void gather(KernelContext cx) {
     GatherLowering g = new GatherScatterIndexing(cx.ir()).gather(cx.eqn(), cx.operands().get(0), cx.operands().get(1));
     ArrayType out = cx.resultTypes().get(0);
     LLVMValueRef result = cx.results().get(0);
     // Every output element (or slice) is its own: the loops may be split across workers.
-    long work = out.shape().elementCount();
+    long work = out.shape().elementCount() * 2;
     if (!g.offsetsTrail()) {
       ElementGenerator gen = g.generator();
-      cx.loops().forEachParallel(out.shape().sizes(), work, 1, idx -> cx.access().store(result, out, idx, gen.at(idx)));
+      cx.loops().forEachParallel(out.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN,
+          idx -> cx.access().store(result, out, idx, gen.at(idx)));
       return;
     }
     cx.loops().forEachParallel(g.batchShape(), work, 1, b -> {

@@ -45,6 +45,17 @@ final class ExpKernel {
     return e.ldexp(expReduced(e, r), e.iadd(intOf(e, k), e.ic(scale)));
   }
 
+  /**
+   * e^x for x whose k = rint(x/ln2) lies well inside the normal exponent range (callers clamp
+   * x): no range cases, one exact scaling by 2^k.
+   */
+  static LLVMValueRef expInRange(MathEmitter e, LLVMValueRef x) {
+    LLVMValueRef[] k = e.rintWithBits(e.mul(x, e.c(LOG2E)));
+    LLVMValueRef r = e.sub(x, e.mul(k[0], e.c(e.isF64() ? LN2_HI_64 : LN2_HI_32)));
+    r = e.sub(r, e.mul(k[0], e.c(e.isF64() ? LN2_LO_64 : LN2_LO_32)));
+    return e.mul(expReduced(e, r), e.pow2(intOf(e, k)));
+  }
+
   /** e^r for |r| <= ln2/2 (about 0.35). */
   static LLVMValueRef expReduced(MathEmitter e, LLVMValueRef r) {
     LLVMValueRef p = e.poly(r, e.isF64() ? P64 : P32);

@@ -120,6 +120,21 @@ final class MathEmitter {
     return LLVMBuildFDiv(b, a, c, "");
   }
 
+  /**
+   * {@code a / c} that the code generator may compute as {@code a · (1/c)} with a refined
+   * reciprocal estimate (the {@code arcp} flag: x86 vector divisions become rcp14/rcpps and one
+   * Newton step, about 1 ulp of the quotient with AVX-512, 2 with SSE/AVX; scalar ones and other
+   * targets stay exact divisions). For quotients that are then scaled down or added to
+   * something larger, where a hardware divider's throughput would bound the loop. Also marked
+   * {@code ninf} (LLVM builds the estimate only then): callers keep both operands and the
+   * quotient finite.
+   */
+  public LLVMValueRef divEstimate(LLVMValueRef a, LLVMValueRef c) {
+    LLVMValueRef q = LLVMBuildFDiv(b, a, c, "");
+    if (LLVMCanValueUseFastMathFlags(q) != 0) LLVMSetFastMathFlags(q, LLVMFastMathAllowReciprocal | LLVMFastMathNoInfs);
+    return q;
+  }
+
   public LLVMValueRef neg(LLVMValueRef a) {
     return LLVMBuildFNeg(b, a, "");
   }
