@@ -48,8 +48,8 @@ final class GemmPacking {
     LLVMValueRef zero = LLVMConstNull(t);
     // K outermost: B's rows are read in address order where N is its minor axis. Only the nr
     // loop is a copy LLVM should vectorise (SLP, once unrolled); over K and panels both source
-    // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost) they became 16-wide
-    // gathers and scatters, unrolled: mlp's 512 × 10 weights took 14,000 lines of IR.
+    // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost, as for mlp's
+    // 512 × 10 weights) they became 16-wide gathers and scatters, unrolled.
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
       LLVMValueRef dst = ir.gep(t, bp, ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)));
