@@ -124,13 +124,38 @@ public final class Ir implements AutoCloseable {
    * otherwise turn into a scalar copy before the loop vectoriser could take it.
    */
   public void condBrNoUnroll(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
+    condBrLoop(cond, then, otherwise, flag("llvm.loop.unroll.disable"));
+  }
+
+  /**
+   * A loop's latch branch that tells LLVM to keep the loop scalar: neither vectorised
+   * ({@code llvm.loop.vectorize.enable} false, which also rules out interleaving) nor unrolled.
+   * For a loop that walks memory with a stride on both sides, which the vectoriser would turn
+   * into gathers and scatters, and unrolled bodies into thousands of instructions.
+   */
+  public void condBrScalar(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
+    LLVMMetadataRef no = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
+    PointerPointer<LLVMMetadataRef> vec = new PointerPointer<LLVMMetadataRef>(2)
+        .put(0, LLVMMDStringInContext2(ctx, "llvm.loop.vectorize.enable", 26)).put(1, no);
+    condBrLoop(cond, then, otherwise, LLVMMDNodeInContext2(ctx, vec, 2), flag("llvm.loop.unroll.disable"));
+  }
+
+  /** A metadata node holding one string: a loop property without a value. */
+  private LLVMMetadataRef flag(String name) {
+    // (new PointerPointer<>(one pointer) would wrap that pointer, not hold it: put it in a slot.)
+    PointerPointer<LLVMMetadataRef> s = new PointerPointer<LLVMMetadataRef>(1).put(0,
+        LLVMMDStringInContext2(ctx, name, name.length()));
+    return LLVMMDNodeInContext2(ctx, s, 1);
+  }
+
+  /** A latch branch carrying an {@code llvm.loop} ID with the given properties. */
+  private void condBrLoop(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise,
+      LLVMMetadataRef... properties) {
     LLVMValueRef br = LLVMBuildCondBr(b, cond, then, otherwise);
     LLVMMetadataRef self = LLVMTemporaryMDNode(ctx, (PointerPointer<?>) null, 0);
-    // (new PointerPointer<>(one pointer) would wrap that pointer, not hold it: put it in a slot.)
-    PointerPointer<LLVMMetadataRef> name = new PointerPointer<LLVMMetadataRef>(1).put(0,
-        LLVMMDStringInContext2(ctx, "llvm.loop.unroll.disable", 24));
-    LLVMMetadataRef off = LLVMMDNodeInContext2(ctx, name, 1);
-    LLVMMetadataRef id = LLVMMDNodeInContext2(ctx, new PointerPointer<>(self, off), 2);
+    PointerPointer<LLVMMetadataRef> ops = new PointerPointer<LLVMMetadataRef>(properties.length + 1).put(0, self);
+    for (int i = 0; i < properties.length; i++) ops.put(i + 1, properties[i]);
+    LLVMMetadataRef id = LLVMMDNodeInContext2(ctx, ops, properties.length + 1);
     // Attached first, so the attachment follows the node when the self-reference re-uniques it.
     LLVMSetMetadata(br, LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9), LLVMMetadataAsValue(ctx, id));
     LLVMMetadataReplaceAllUsesWith(self, id);  // a loop ID names itself, as LLVM requires

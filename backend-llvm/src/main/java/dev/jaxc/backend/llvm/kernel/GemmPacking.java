@@ -46,8 +46,11 @@ final class GemmPacking {
       Function<LLVMValueRef[], Index> out) {
     int nr = bl.nr();
     LLVMValueRef zero = LLVMConstNull(t);
-    // K outermost: B's rows are read in address order where N is its minor axis.
-    range(ir, ir.i64(0), depth, kk -> range(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
+    // K outermost: B's rows are read in address order where N is its minor axis. Only the nr
+    // loop is a copy LLVM should vectorise (SLP, once unrolled); over K and panels both source
+    // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost, as for mlp's
+    // 512 × 10 weights) they became 16-wide gathers and scatters, unrolled.
+    rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
       LLVMValueRef dst = ir.gep(t, bp, ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)));
       range(ir, ir.i64(0), ir.i64(nr), j -> {
@@ -70,7 +73,8 @@ final class GemmPacking {
       LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out) {
     int mr = bl.mr();
     LLVMValueRef zero = LLVMConstNull(t);
-    range(ir, ir.i64(0), panels, p -> range(ir, ir.i64(0), ir.i64(mr), i -> {
+    // Rows stay a scalar loop: unrolled, each of the mr rows had its own vectorised run loop.
+    rangeScalar(ir, ir.i64(0), panels, p -> rangeScalar(ir, ir.i64(0), ir.i64(mr), i -> {
       LLVMValueRef r = ir.add(ir.mul(p, ir.i64(mr)), i);
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
@@ -165,17 +169,25 @@ final class GemmPacking {
     return p;
   }
 
+  /** What LLVM may do with a loop. */
+  private enum Hint { ANY, NO_UNROLL, SCALAR }
+
   /** {@code for (i = begin; i < end; i++) body(i)}, nothing when begin ≥ end. */
   static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
-    range(ir, begin, end, false, body);
+    range(ir, begin, end, Hint.ANY, body);
   }
 
   /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop LLVM does not unroll. */
   static void rangeNoUnroll(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
-    range(ir, begin, end, true, body);
+    range(ir, begin, end, Hint.NO_UNROLL, body);
   }
 
-  private static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, boolean noUnroll, Consumer<LLVMValueRef> body) {
+  /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop LLVM neither vectorises nor unrolls. */
+  static void rangeScalar(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    range(ir, begin, end, Hint.SCALAR, body);
+  }
+
+  private static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, Hint hint, Consumer<LLVMValueRef> body) {
     LLVMBasicBlockRef pre = ir.currentBlock();
     LLVMBasicBlockRef loop = ir.block("gemm.loop");
     LLVMBasicBlockRef exit = ir.block("gemm.end");
@@ -186,8 +198,10 @@ final class GemmPacking {
     body.accept(i);
     LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
     ir.incoming(i, next, ir.currentBlock());
-    if (noUnroll) ir.condBrNoUnroll(ir.icmp(LLVMIntULT, next, end), loop, exit);
-    else ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    LLVMValueRef more = ir.icmp(LLVMIntULT, next, end);
+    if (hint == Hint.NO_UNROLL) ir.condBrNoUnroll(more, loop, exit);
+    else if (hint == Hint.SCALAR) ir.condBrScalar(more, loop, exit);
+    else ir.condBr(more, loop, exit);
     ir.at(exit);
   }
 }

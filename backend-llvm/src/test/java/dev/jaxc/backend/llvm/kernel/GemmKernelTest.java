@@ -1,6 +1,7 @@
 package dev.jaxc.backend.llvm.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,30 @@ class GemmKernelTest {
       try (CompiledModule m = Compiler.compile(p, TargetSpec.aarch64(), "f")) {
         assertTrue(Pattern.compile("\\bfml?a\\s+v\\d+\\.4s|\\bfmul\\s+v\\d+\\.4s").matcher(m.assembly()).find(),
             "no vector multiply:\n" + m.assembly());
+      }
+    }
+  }
+
+  /**
+   * Packing a B narrower than a micro-panel (mlp's 512 × 10 weights) leaves K the innermost loop,
+   * strided on both sides: it stays a scalar loop, not gathers and scatters, on AVX-512 and AVX2
+   * targets (gathers and scatters, unrolled, once made mlp's step 12,000 lines of IR).
+   */
+  @Test
+  void narrowBPackingHasNoGathers() {
+    Program p = Compile.program("""
+        { lambda ; a:f32[64,512] b:f32[512,10]. let
+            c:f32[64,10] = dot_general[dimension_numbers=(([1], [0]), ([], []))] a b
+          in (c,) }
+        """);
+    TargetSpec[] targets = {
+        TargetSpec.x86_64().withCpu("znver4", "+avx512f,+avx512dq,+avx512bw,+avx512vl,+avx2,+fma"),
+        TargetSpec.x86_64().withCpu("haswell", "+avx2,+fma")};
+    for (TargetSpec t : targets) {
+      try (CompiledModule m = Compiler.compile(p, t, "f")) {
+        String asm = m.assembly();
+        assertTrue(asm.contains("vfmadd"), t.cpu() + ": no FMA, the target features were not used:\n" + asm);
+        assertFalse(Pattern.compile("\\bv(gather|scatter)").matcher(asm).find(), t.cpu() + ": gathers:\n" + asm);
       }
     }
   }
