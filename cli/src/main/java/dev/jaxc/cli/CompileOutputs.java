@@ -71,12 +71,27 @@ final class CompileOutputs {
         case PTX -> throw new AssertionError(k);
       }
     }
+    return store(contents, paths, path -> Linker.linkShared(object, path, m.target()), timer);
+  }
+
+  /** Links the shared library to its path. */
+  private interface Link {
+    void to(Path path) throws Linker.LinkException, IOException;
+  }
+
+  /**
+   * Links the shared library first, when asked for (the step that can fail on a missing linker),
+   * then writes each content whole or not at all; empty when all are written, else the one-line
+   * error.
+   */
+  private static Optional<String> store(Map<EmitKind, byte[]> contents, Map<EmitKind, Path> paths, Link link,
+      PhaseTimer timer) {
     Path current = null;
     try {
       if (paths.containsKey(EmitKind.SHARED)) {
         current = paths.get(EmitKind.SHARED);
         long t0 = System.nanoTime();
-        Linker.linkShared(object, current, m.target());
+        link.to(current);
         timer.record("link", System.nanoTime() - t0);
       }
       long t0 = System.nanoTime();
@@ -119,25 +134,7 @@ final class CompileOutputs {
         case ASM, LLVM_IR -> throw new AssertionError(k);
       }
     }
-    Path current = null;
-    try {
-      if (paths.containsKey(EmitKind.SHARED)) {
-        current = paths.get(EmitKind.SHARED);
-        HostLibrary.linkShared(p, host, current);
-      }
-      for (Map.Entry<EmitKind, byte[]> e : contents.entrySet()) {
-        current = paths.get(e.getKey());
-        byte[] bytes = e.getValue();
-        AtomicWrite.write(current, out -> out.write(bytes));
-      }
-      return Optional.empty();
-    } catch (Linker.LinkException e) {
-      return Optional.of("jaxc: error: " + e.getMessage());
-    } catch (NoSuchFileException e) {
-      return Optional.of(current + ": error: cannot write: no such directory");
-    } catch (IOException e) {
-      return Optional.of(current + ": error: cannot write: " + e.getMessage());
-    }
+    return store(contents, paths, path -> HostLibrary.linkShared(p, host, path), PhaseTimer.NONE);
   }
 
   private static String ptxText(PtxCompiler.Described d) {

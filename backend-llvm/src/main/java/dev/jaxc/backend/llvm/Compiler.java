@@ -103,7 +103,7 @@ public final class Compiler {
    * min_normal, x * 2^23, x)} to {@code x}: misc_class_test_denormals). All functions alike:
    * the inliner requires compatible modes.
    */
-  private static void forTarget(Ir ir, TargetSpec target) {
+  public static void forTarget(Ir ir, TargetSpec target) {
     for (LLVMValueRef f = LLVMGetFirstFunction(ir.module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
       if (LLVMIsDeclaration(f) != 0) continue;
       ir.addFunctionAttribute(f, "no-builtins", "");

@@ -51,12 +51,7 @@ public final class EmulatedLaunch {
         EntryPoint.emit(ir, plan, name, Consts.NONE, host.arch(), bases -> launchAll(ir, plan, kernels, bases));
         // Tagged with this CPU and its features (MCJIT's own machine is generic): a GPU always has
         // FMA, and without the host's, llvm.fmuladd would round twice where the GPU rounds once.
-        for (LLVMValueRef f = LLVMGetFirstFunction(module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-          if (LLVMIsDeclaration(f) != 0) continue;
-          ir.addFunctionAttribute(f, "no-builtins", "");
-          ir.addFunctionAttribute(f, "target-cpu", host.cpu());
-          if (!host.features().isEmpty()) ir.addFunctionAttribute(f, "target-features", host.features());
-        }
+        Compiler.forTarget(ir, host);
       }
       tm = new TargetMachine(host);
       tm.configure(module);

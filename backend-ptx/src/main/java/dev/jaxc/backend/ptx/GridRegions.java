@@ -54,11 +54,7 @@ final class GridRegions implements ParallelRegions {
       body.accept(LLVMGetParam(f, 1), LLVMGetParam(f, 2));
       LLVMBuildRetVoid(ir.b);
     });
-    List<LLVMValueRef> captured = Outliner.capture(fn);
-    LLVMValueRef ctx = entryAlloca(Math.max(1, captured.size()));
-    for (int k = 0; k < captured.size(); k++) {
-      ir.store(captured.get(k), ir.gep(ir.i8, ctx, ir.i64((long) Outliner.SLOT * k)), Outliner.SLOT);
-    }
+    LLVMValueRef ctx = Outliner.context(ir, fn);
     ir.call(gridForType(), gridFor(), fn, ctx, ir.i64(n), ir.i64(Math.max(1, grain)));
   }
 
@@ -96,21 +92,5 @@ final class GridRegions implements ParallelRegions {
       ir.at(exit);
       LLVMBuildRetVoid(ir.b);
     });
-  }
-
-  /** The context: {@code slots} 8-byte slots in the caller's entry block. */
-  private LLVMValueRef entryAlloca(int slots) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
-    try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-      else LLVMPositionBuilderBefore(b, first);
-      LLVMValueRef slot = LLVMBuildAlloca(b, LLVMArrayType2(ir.i64, slots), "");
-      LLVMSetAlignment(slot, Outliner.SLOT);
-      return slot;
-    } finally {
-      LLVMDisposeBuilder(b);
-    }
   }
 }

@@ -174,6 +174,26 @@ public final class Ir implements AutoCloseable {
   }
 
   /**
+   * A static stack slot of type {@code t}: an alloca at the top of the current function's entry
+   * block, whatever the builder's position, so it is allocated once per call (not per loop
+   * iteration) and LLVM can promote it. {@code align}: bytes, or 0 for the type's own.
+   */
+  public LLVMValueRef entryAlloca(LLVMTypeRef t, int align) {
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function());
+    LLVMBuilderRef at = LLVMCreateBuilderInContext(ctx);
+    try {
+      LLVMValueRef first = LLVMGetFirstInstruction(entry);
+      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(at, entry);
+      else LLVMPositionBuilderBefore(at, first);
+      LLVMValueRef slot = LLVMBuildAlloca(at, t, "");
+      if (align > 0) LLVMSetAlignment(slot, align);
+      return slot;
+    } finally {
+      LLVMDisposeBuilder(at);
+    }
+  }
+
+  /**
    * The module's internal, always-inlined helper function {@code name}, emitted by {@code body}
    * (which receives the function, positioned at its entry) the first time it is asked for.
    */

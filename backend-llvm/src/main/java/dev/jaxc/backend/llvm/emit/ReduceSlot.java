@@ -29,8 +29,8 @@ public final class ReduceSlot {
     // The compute type's size: f16 and bf16 are held as f32.
     this.align = d == DType.F16 || d == DType.BF16 ? 4 : ElementTypes.partBytes(d);
     this.bytes = (long) length * align;
-    this.re = entryAlloca(ir, type, length, align);
-    this.im = d.isComplex() ? entryAlloca(ir, type, length, align) : null;
+    this.re = ir.entryAlloca(length == 1 ? type : LLVMArrayType2(type, length), align);
+    this.im = d.isComplex() ? ir.entryAlloca(length == 1 ? type : LLVMArrayType2(type, length), align) : null;
     lifetime("llvm.lifetime.start");
   }
 
@@ -70,21 +70,5 @@ public final class ReduceSlot {
   public void store(LLVMValueRef i, Value v) {
     ir.store(im == null ? v.v() : v.re(), ir.gep(type, re, i), align);
     if (im != null) ir.store(v.im(), ir.gep(type, im, i), align);
-  }
-
-  /** A static stack slot: an alloca at the start of the entry block, whatever the position. */
-  private static LLVMValueRef entryAlloca(Ir ir, LLVMTypeRef t, int length, int align) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
-    try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-      else LLVMPositionBuilderBefore(b, first);
-      LLVMValueRef a = length == 1 ? LLVMBuildAlloca(b, t, "") : LLVMBuildArrayAlloca(b, t, ir.i64(length), "");
-      LLVMSetAlignment(a, align);
-      return a;
-    } finally {
-      LLVMDisposeBuilder(b);
-    }
   }
 }

@@ -134,7 +134,7 @@ final class GemmCore {
       space[inner] = full + (rest > 0 ? 1 : 0);
       long work = product(s.out()) * product(s.red());
       loops.forEachParallel(space, work, 1, o -> {
-        for (LLVMTypeRef t : s.acc().slots()) tiles.add(entryAlloca(ir, LLVMArrayType2(t, tile)));
+        for (LLVMTypeRef t : s.acc().slots()) tiles.add(ir.entryAlloca(LLVMArrayType2(t, tile), 64));
         Index outer = new Index(o.dims().subList(0, inner));
         LLVMValueRef u = o.get(inner);
         if (rest == 0) {
@@ -245,21 +245,5 @@ final class GemmCore {
       case LLVMDoubleTypeKind -> 8;
       default -> throw new IllegalArgumentException("accumulator of LLVM type kind " + LLVMGetTypeKind(t));
     };
-  }
-
-  /** A stack slot in the function's entry block, so it is allocated once, outside every loop. */
-  static LLVMValueRef entryAlloca(Ir ir, LLVMTypeRef t) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
-    try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-      else LLVMPositionBuilderBefore(b, first);
-      LLVMValueRef slot = LLVMBuildAlloca(b, t, "");
-      LLVMSetAlignment(slot, 64);
-      return slot;
-    } finally {
-      LLVMDisposeBuilder(b);
-    }
   }
 }

@@ -166,7 +166,7 @@ final class GemmPacked {
     long elems = mc * kc + mc * ldc;
     loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = elems * bytes > STACK_BYTES;
-      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : GemmCore.entryAlloca(ir, LLVMArrayType2(t, elems));
+      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : ir.entryAlloca(LLVMArrayType2(t, elems), 64);
       LLVMBasicBlockRef work = ir.block("gemm.items");
       LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
       if (heap) {

@@ -24,8 +24,8 @@ final class WindowSlot {
     this.ir = ir;
     this.type = type;
     this.align = naturalAlignment(type);
-    this.re = alloca(ir, type);
-    this.im = complex ? alloca(ir, type) : null;
+    this.re = ir.entryAlloca(type, 0);
+    this.im = complex ? ir.entryAlloca(type, 0) : null;
   }
 
   /** A slot for values shaped like {@code like}, holding it. */
@@ -66,18 +66,5 @@ final class WindowSlot {
       case LLVMDoubleTypeKind -> 8;
       default -> throw new IllegalArgumentException("no slot for LLVM type kind " + LLVMGetTypeKind(t));
     };
-  }
-
-  private static LLVMValueRef alloca(Ir ir, LLVMTypeRef t) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
-    try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-      else LLVMPositionBuilderBefore(b, first);
-      return LLVMBuildAlloca(b, t, "");
-    } finally {
-      LLVMDisposeBuilder(b);
-    }
   }
 }

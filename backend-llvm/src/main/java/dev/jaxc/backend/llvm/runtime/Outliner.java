@@ -2,6 +2,7 @@ package dev.jaxc.backend.llvm.runtime;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
+import dev.jaxc.backend.llvm.emit.Ir;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,20 @@ public final class Outliner {
     this.fn = fn;
     this.ctx = LLVMGetParam(fn, 0);
     this.b = b;
+  }
+
+  /**
+   * Outlines the captures of {@code fn} ({@link #capture}) and stores the caller's values in a
+   * context of {@link #SLOT}-byte slots in the caller's entry block (allocated once per call);
+   * returns the context, {@code fn}'s first argument. The builder stays in the caller.
+   */
+  public static LLVMValueRef context(Ir ir, LLVMValueRef fn) {
+    List<LLVMValueRef> captured = capture(fn);
+    LLVMValueRef ctx = ir.entryAlloca(LLVMArrayType2(ir.i64, Math.max(1, captured.size())), SLOT);
+    for (int k = 0; k < captured.size(); k++) {
+      ir.store(captured.get(k), ir.gep(ir.i8, ctx, ir.i64((long) SLOT * k)), SLOT);
+    }
+    return ctx;
   }
 
   /**

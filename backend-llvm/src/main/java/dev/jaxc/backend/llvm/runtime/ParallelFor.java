@@ -48,11 +48,7 @@ public final class ParallelFor implements ParallelRegions {
       body.accept(LLVMGetParam(f, 1), LLVMGetParam(f, 2));
       LLVMBuildRetVoid(ir.b);
     });
-    List<LLVMValueRef> captured = Outliner.capture(fn);
-    LLVMValueRef ctx = entryAlloca(Math.max(1, captured.size()));
-    for (int k = 0; k < captured.size(); k++) {
-      ir.store(captured.get(k), ir.gep(ir.i8, ctx, ir.i64((long) Outliner.SLOT * k)), Outliner.SLOT);
-    }
+    LLVMValueRef ctx = Outliner.context(ir, fn);
     long useful = Math.min(threading.useful(work), units);
     ir.call(runtime.parallelForType(), runtime.parallelFor(), fn, ctx, ir.i64(n), ir.i64(grain), ir.i64(useful));
   }
@@ -74,27 +70,5 @@ public final class ParallelFor implements ParallelRegions {
       LLVMValueRef f = LLVMGetNamedFunction(ir.module, BODY + k);
       if (f == null || f.isNull()) return BODY + k;
     }
-  }
-
-  /** The context: {@code slots} 8-byte slots in the caller's entry block (allocated once per call). */
-  private LLVMValueRef entryAlloca(int slots) {
-    LLVMBuilderRef b = atEntry(ir.function());
-    try {
-      LLVMValueRef slot = LLVMBuildAlloca(b, LLVMArrayType2(ir.i64, slots), "");
-      LLVMSetAlignment(slot, Outliner.SLOT);
-      return slot;
-    } finally {
-      LLVMDisposeBuilder(b);
-    }
-  }
-
-  /** A new builder at the top of {@code fn}'s entry block (the caller disposes it). */
-  private LLVMBuilderRef atEntry(LLVMValueRef fn) {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ir.ctx);
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
-    if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(b, entry);
-    else LLVMPositionBuilderBefore(b, first);
-    return b;
   }
 }
