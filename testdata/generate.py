@@ -1429,6 +1429,34 @@ _d("matmul_i8_pref_i32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), 
    lambda r: (I(r, (4, 9), i8), I(r, (9, 3), i8)), "int8 x int8 with preferred_element_type=int32", EXACT)
 _d("matmul_u8", lambda a, b: a @ b, lambda r: (I(r, (3, 5), u8, 0, 20), I(r, (5, 2), u8, 0, 20)), "uint8 matmul",
    EXACT)
+# The integer packed GEMM (16-bit pairs): several K slices and an odd K, every signedness pair,
+# extreme values (-128·-128 pairs, -32768 pairs that wrap i32), batch axes and a convolution.
+_PI32 = dict(preferred_element_type=i32)
+_d("matmul_i8_packed", lambda a, b, c: (lax.dot_general(a, b, (((1,), (0,)), ((), ())), **_PI32), a @ b,
+                                        lax.dot_general(a, c, (((1,), (1,)), ((), ())), **_PI32)),
+   lambda r: (I(r, (9, 801), i8), I(r, (801, 7), i8), I(r, (5, 801), i8)),
+   "int8 GEMMs (packed, odd K in 3 slices): int32 result, int8 result (wraps), transposed rhs", EXACT)
+_d("matmul_int_signs_packed",
+   lambda a, b, c, d: (lax.dot_general(a, b, (((1,), (0,)), ((), ())), **_PI32), a @ b,
+                       lax.dot_general(c, d, (((1,), (0,)), ((), ())), **_PI32), c @ d,
+                       lax.dot_general(a, d, (((1,), (0,)), ((), ())), **_PI32)),
+   lambda r: (I(r, (20, 67), u8, 0, 255), I(r, (67, 33), u8, 0, 255), I(r, (20, 67), i8), I(r, (67, 33), i8)),
+   "u8 x u8 and i8 x i8 GEMMs to int32 and to their own dtype, u8 x i8 to int32", EXACT)
+_d("matmul_int_extremes_packed",
+   lambda a, b, c, d: (lax.dot_general(a, b, (((1,), (0,)), ((), ())), **_PI32), a @ b,
+                       lax.dot_general(c, d, (((1,), (0,)), ((), ())), **_PI32), c @ d),
+   lambda r: (np.full((5, 70), -128, i8), np.full((70, 17), -128, i8), np.full((6, 64), -32768, i16),
+              np.where(np.arange(64 * 9).reshape(64, 9) % 3 == 0, -32768, 32767).astype(i16)),
+   "int8 -128 products and int16 -32768 pairs (the int32 sum wraps)", EXACT)
+_d("matmul_int_batched_packed",
+   lambda a, b: (jnp.einsum("bmk,bkn->bmn", a, b, preferred_element_type=i32), jnp.einsum("bmk,bkn->bnm", a, b)),
+   lambda r: (I(r, (2, 17, 130), i16, -3000, 3000), I(r, (2, 130, 40), i16, -3000, 3000)),
+   "batched int16 GEMMs (packed): int32 result, and int16 result transposed", EXACT)
+_d("conv_i8_packed",
+   lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                         preferred_element_type=i32),
+   lambda r: (I(r, (2, 9, 9, 24), i8), I(r, (3, 3, 24, 20), i8)), "int8 NHWC convolution to int32 (packed GEMM)",
+   EXACT)
 _d("matmul_c64", lambda a, b: a @ b, lambda r: (CN(r, (4, 6)), CN(r, (6, 3))), "complex64 matmul", TC64)
 _d("matmul_f64", lambda a, b: a @ b, lambda r: (N(r, (8, 16), f64), N(r, (16, 4), f64)), "f64 matmul", (1e-12, 1e-12),
    x64=True)

@@ -74,6 +74,16 @@ sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.
       return acc;
     }
 
+    /** The lhs operand's dtype as the sum reads it. */
+    DType lhs() {
+      return lhs;
+    }
+
+    /** The rhs operand's dtype as the sum reads it. */
+    DType rhs() {
+      return rhs;
+    }
+
     /** An lhs element as a term of the sum: converted to the accumulation dtype, read as XLA does. */
     LLVMValueRef lhsTerm(Value a) {
       return Ftz.daz(ir, acc, Conversions.convert(ir, a, lhs, acc)).v();

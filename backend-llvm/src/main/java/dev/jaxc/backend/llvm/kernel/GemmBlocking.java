@@ -43,14 +43,25 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
    * ({@code nBlocks} blocks of at least {@link #MIN_N_PANELS} micro-panels).
    */
   static GemmBlocking of(VectorIsa isa, int bytes, long batch, long m, long n, long k) {
+    return of(isa, bytes, bytes, 1, isa.fma(), batch, m, n, k);
+  }
+
+  /**
+   * The blocking for C elements of {@code bytes} bytes and packed elements of {@code packedBytes}
+   * (K in steps of {@code kStep}: slices are whole steps); {@code fused}: the step needs no
+   * register for a product beside the accumulator's.
+   */
+  static GemmBlocking of(VectorIsa isa, int bytes, int packedBytes, int kStep, boolean fused, long batch, long m,
+      long n, long k) {
     int vectors = 2;
-    int spare = vectors + (isa.fma() ? 2 : 4);
+    int spare = vectors + (fused ? 2 : 4);
     int mr = (isa.registers() - spare) / vectors;
     int lanes = isa.lanes(bytes);
     long nr = (long) vectors * lanes;
-    long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * bytes) / 8 * 8));
+    long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * packedBytes) / 8 * 8));
     long slices = (k + kcMax - 1) / kcMax;
     long kc = (k + slices - 1) / slices;  // equal slices: no short last one
+    kc = (kc + kStep - 1) / kStep * kStep;
     long tiles = (m + mr - 1) / mr;
     if (tiles <= SHORT_TILES) {
       mr = (int) ((m + tiles - 1) / tiles);  // short M: no padded rows to speak of
@@ -66,7 +77,7 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
       mr = best;
       tiles = (m + mr - 1) / mr;
     }
-    long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * bytes) / mr);
+    long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * packedBytes) / mr);
     long blocks = (tiles + maxTiles - 1) / maxTiles;
     if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS) {
       long wanted = Math.max(blocks, (BLOCKS + batch - 1) / batch);

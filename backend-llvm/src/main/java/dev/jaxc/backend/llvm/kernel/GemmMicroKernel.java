@@ -3,6 +3,8 @@ package dev.jaxc.backend.llvm.kernel;
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -21,6 +23,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * a row of the B panel, broadcasts each element of the A column and multiply-adds
  * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums its terms in k
  * order, so the result does not depend on how the caller cuts M and N.
+ *
+ * <p>For 16-bit pairs ({@link GemmFormat#pairs()}), {@code kc} is even and counts i16 steps: A's
+ * rows hold i16 terms, B's panel holds per pair of K steps {@code ldb} i32 words, each the pair
+ * (b[2p][j], b[2p+1][j]); a step broadcasts A's pair (one i32) and adds both products into the i32
+ * accumulators ({@code pmaddwd}, or {@code vpdpwssd} with AVX-512 VNNI; a plain widening
+ * multiply and add elsewhere, which AArch64 turns into its own widening multiply-adds).
  */
 final class GemmMicroKernel {
   /**
@@ -32,15 +40,17 @@ final class GemmMicroKernel {
 
   private final Ir ir;
   private final GemmBlocking bl;
+  private final GemmFormat fmt;
   private final LLVMTypeRef t;
   private final LLVMTypeRef vec;
   private final int bytes;
 
-  private GemmMicroKernel(Ir ir, GemmBlocking bl, LLVMTypeRef t, int bytes) {
+  private GemmMicroKernel(Ir ir, GemmBlocking bl, GemmFormat fmt) {
     this.ir = ir;
     this.bl = bl;
-    this.t = t;
-    this.bytes = bytes;
+    this.fmt = fmt;
+    this.t = fmt.acc();
+    this.bytes = fmt.accBytes();
     this.vec = LLVMVectorType(t, bl.lanes());
   }
 
@@ -48,10 +58,10 @@ final class GemmMicroKernel {
     return ir.fnType(ir.voidType, ir.i64, ir.ptr, ir.ptr, ir.i64, ir.ptr, ir.i64, ir.i1);
   }
 
-  /** The module's micro-kernel for element type {@code t} ({@code bytes} wide) and tile {@code bl}. */
-  static LLVMValueRef get(Ir ir, GemmBlocking bl, LLVMTypeRef t, int bytes) {
-    String name = "jaxc_gemm_f" + bytes * 8 + "_" + bl.mr() + "x" + bl.nr();
-    return ir.outlined(name, type(ir), f -> new GemmMicroKernel(ir, bl, t, bytes).body(f));
+  /** The module's micro-kernel for format {@code fmt} and tile {@code bl}. */
+  static LLVMValueRef get(Ir ir, GemmBlocking bl, GemmFormat fmt) {
+    String name = "jaxc_gemm_" + fmt.tag() + "_" + bl.mr() + "x" + bl.nr();
+    return ir.outlined(name, type(ir), f -> new GemmMicroKernel(ir, bl, fmt).body(f));
   }
 
   private void body(LLVMValueRef f) {
@@ -85,6 +95,8 @@ final class GemmMicroKernel {
       ir.incoming(acc[j], loaded[j], load);
     }
 
+    LLVMValueRef kcA = kc;  // A's row length in its elements
+    kc = fmt.pairs() ? ir.lshr(kc, ir.i64(1)) : kc;  // micro-kernel steps
     LLVMValueRef main = ir.and(kc, ir.i64(-UNROLL));
     LLVMBasicBlockRef entry = ir.currentBlock();
     LLVMBasicBlockRef loop = ir.block("uk.main");
@@ -98,7 +110,7 @@ final class GemmMicroKernel {
     LLVMValueRef[] cur = phis(acc, entry);
     ir.incoming(k, ir.i64(0), entry);
     LLVMValueRef[] next = cur;
-    for (int u = 0; u < UNROLL; u++) next = step(next, a, kc, b, ldb, ir.add(k, ir.i64(u)));
+    for (int u = 0; u < UNROLL; u++) next = step(next, a, kcA, b, ldb, ir.add(k, ir.i64(u)));
     LLVMValueRef k4 = ir.add(k, ir.i64(UNROLL));
     ir.incoming(k, k4, loop);
     for (int j = 0; j < n; j++) ir.incoming(cur[j], next[j], loop);
@@ -117,7 +129,7 @@ final class GemmMicroKernel {
     LLVMValueRef r = ir.phi(ir.i64);
     ir.incoming(r, main, check);
     LLVMValueRef[] rc = phis(mid, check);
-    LLVMValueRef[] rn = step(rc, a, kc, b, ldb, r);
+    LLVMValueRef[] rn = step(rc, a, kcA, b, ldb, r);
     LLVMValueRef r1 = ir.add(r, ir.i64(1));
     ir.incoming(r, r1, rest);
     for (int j = 0; j < n; j++) ir.incoming(rc[j], rn[j], rest);
@@ -143,7 +155,7 @@ final class GemmMicroKernel {
     return p;
   }
 
-  /** One rank-1 update at depth k. */
+  /** One rank-1 update at depth k (for pairs, rank 2 at depths 2k and 2k + 1). */
   private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef b, LLVMValueRef ldb,
       LLVMValueRef k) {
     int mr = bl.mr();
@@ -151,6 +163,7 @@ final class GemmMicroKernel {
     LLVMValueRef[] bv = new LLVMValueRef[nv];
     LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ldb));
     for (int v = 0; v < nv; v++) bv[v] = ir.load(vec, ir.gep(t, brow, ir.i64((long) v * bl.lanes())), bytes);
+    if (fmt.pairs()) return pairStep(acc, a, kc, bv, k);
     LLVMValueRef acol = ir.gep(t, a, k);
     LLVMValueRef[] out = new LLVMValueRef[acc.length];
     for (int i = 0; i < mr; i++) {
@@ -158,6 +171,47 @@ final class GemmMicroKernel {
       for (int v = 0; v < nv; v++) out[i * nv + v] = ir.intrinsic("llvm.fmuladd", s, bv[v], acc[i * nv + v]);
     }
     return out;
+  }
+
+  private LLVMValueRef[] pairStep(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef[] bv,
+      LLVMValueRef k) {
+    int mr = bl.mr();
+    int nv = bl.vectors();
+    LLVMValueRef[] out = new LLVMValueRef[acc.length];
+    LLVMValueRef acol = ir.gep(ir.i16, a, ir.shl(k, ir.i64(1)));
+    for (int i = 0; i < mr; i++) {
+      LLVMValueRef s = splat(ir.load(ir.i32, ir.gep(ir.i16, acol, ir.mul(kc, ir.i64(i))), 4));
+      for (int v = 0; v < nv; v++) out[i * nv + v] = pairMulAdd(acc[i * nv + v], s, bv[v]);
+    }
+    return out;
+  }
+
+  /**
+   * acc + (x.lo·y.lo + x.hi·y.hi) per i32 lane, the halves being signed i16: {@code pmaddwd} and
+   * an add on x86 (which LLVM fuses into {@code vpdpwssd} where the target has AVX-512 VNNI), the
+   * widening multiply and pairwise add written out elsewhere.
+   */
+  private LLVMValueRef pairMulAdd(LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y) {
+    int lanes = bl.lanes();
+    TargetSpec target = ir.target();
+    boolean x86 = target != null && target.arch() == TargetSpec.Arch.X86_64;
+    LLVMTypeRef halves = LLVMVectorType(ir.i16, 2 * lanes);
+    String madd = !x86 ? null : lanes == 16 ? "llvm.x86.avx512.pmaddw.d.512" : lanes == 8 ? "llvm.x86.avx2.pmadd.wd"
+        : lanes == 4 ? "llvm.x86.sse2.pmadd.wd" : null;
+    if (madd != null)
+      return ir.add(acc, ir.intrinsic(madd, new LLVMTypeRef[0], ir.bitcast(x, halves), ir.bitcast(y, halves)));
+    LLVMTypeRef wide = LLVMVectorType(ir.i32, 2 * lanes);
+    LLVMValueRef p = ir.mul(LLVMBuildSExt(ir.b, ir.bitcast(x, halves), wide, ""),
+        LLVMBuildSExt(ir.b, ir.bitcast(y, halves), wide, ""));
+    return ir.add(acc, ir.add(half(p, 0), half(p, 1)));
+  }
+
+  /** Lanes {@code first}, first + 2, … of {@code p}. */
+  private LLVMValueRef half(LLVMValueRef p, int first) {
+    int lanes = bl.lanes();
+    LLVMValueRef[] idx = new LLVMValueRef[lanes];
+    for (int j = 0; j < lanes; j++) idx[j] = ir.i32(2 * j + first);
+    return LLVMBuildShuffleVector(ir.b, p, LLVMGetUndef(LLVMTypeOf(p)), LLVMConstVector(new PointerPointer<>(idx), lanes), "");
   }
 
   private LLVMValueRef splat(LLVMValueRef x) {

@@ -16,7 +16,8 @@ import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
- * The packed (BLIS-style) form of {@link GemmCore} for f32 and f64 accumulation. The output axes
+ * The packed (BLIS-style) form of {@link GemmCore} for f32 and f64 accumulation, and for
+ * 8- and 16-bit integer operands summed in i32 ({@link GemmFormat}). The output axes
  * fall in three roles: M (read by A only), N (read by B only) and batch (the rest); the reduction
  * axes are K. K is cut in slices of {@code kc} and M in blocks of {@code mc} rows.
  * {@link GemmPacking} copies all of B first (one parallel region over batch × K slices; all of N,
@@ -57,8 +58,13 @@ final class GemmPacked {
   private final GemmCore.Spec s;
   private final GemmAccumulator.Plain acc;
   private final GemmBlocking bl;
+  private final GemmFormat fmt;
+  /** The C block's element type and size. */
   private final LLVMTypeRef t;
   private final int bytes;
+  /** The packed panels' element type and size. */
+  private final LLVMTypeRef pt;
+  private final int pbytes;
   private final GemmPacking packing;
   /** Output axes by role, in output order. */
   private final int[] batchAxes;
@@ -81,8 +87,11 @@ final class GemmPacked {
     this.loops = loops;
     this.s = s;
     this.acc = (GemmAccumulator.Plain) s.acc();
-    this.bytes = acc.acc() == DType.F64 ? 8 : 4;
-    this.t = bytes == 8 ? ir.f64 : ir.f32;
+    this.fmt = GemmFormat.of(ir, acc);
+    this.bytes = fmt.accBytes();
+    this.t = fmt.acc();
+    this.pbytes = fmt.packedBytes();
+    this.pt = fmt.packed();
     List<Integer> bAx = new ArrayList<>();
     List<Integer> mAx = new ArrayList<>();
     List<Integer> nAx = new ArrayList<>();
@@ -98,18 +107,21 @@ final class GemmPacked {
     m = extent(mAxes, s.out());
     n = extent(nAxes, s.out());
     k = GemmPacking.product(s.red());
-    this.bl = GemmBlocking.of(VectorIsa.of(ir.target()), bytes, batch, m, n, k);
+    VectorIsa isa = VectorIsa.of(ir.target());
+    boolean fused = fmt.pairs() ? VectorIsa.avx512Vnni(ir.target()) : isa.fma();
+    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fused, batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     long panels = nPad / bl.nr();
     this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
     this.ldc = nc * bytes % ALIASING_BYTES == 0 ? nc + LINE_BYTES / bytes : nc;
-    this.packing = new GemmPacking(ir, s, acc, bl, t, bytes);
-    LLVMValueRef direct = loops == null ? null : s.b().rowMajorKN();  // applies() emits nothing
+    this.packing = new GemmPacking(ir, s, acc, bl, fmt);
+    LLVMValueRef direct = loops == null || fmt.pairs() ? null : s.b().rowMajorKN();  // applies() emits nothing
     this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
   }
 
   /**
-   * Whether the packed form takes the contraction: f32 or f64 accumulation of plain products,
+   * Whether the packed form takes the contraction: f32 or f64 accumulation of plain products, or
+   * integer products of 8- and 16-bit operands summed modulo 2^32 or less ({@link GemmFormat}),
    * operands whose every term can be packed (no skipped terms), a real sum (K ≥ 2), and a real
    * matrix on both sides (M, N ≥ 2).
    */
@@ -117,7 +129,7 @@ final class GemmPacked {
     // Device code calls no C library (the packed form mallocs its buffers): the plain nest there.
     if (ir.target() != null && ir.target().arch() == dev.jaxc.backend.llvm.llvm.TargetSpec.Arch.NVPTX) return false;
     if (!(s.acc() instanceof GemmAccumulator.Plain p)) return false;
-    if (p.acc() != DType.F32 && p.acc() != DType.F64) return false;
+    if (GemmFormat.of(ir, p) == null) return false;
     if (!s.a().packable() || !s.b().packable()) return false;
     for (long x : s.out()) if (x == 0) return false;
     if (GemmPacking.product(s.red()) < 2) return false;
@@ -141,11 +153,11 @@ final class GemmPacked {
     long panelsN = nPad / bl.nr();
     long tiles = (m + bl.mr() - 1) / bl.mr();
     long kBlocks = (k + kc - 1) / kc;
-    long perBatch = k * nPad;
+    long perBatch = fmt.pad(k) * nPad;
     // B packed once, shared by every thread (read only): each K slice in its own region.
     // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
     // may not share a stack slot of the caller).
-    long bBytes = bDirect != null ? 0 : batch * perBatch * bytes;
+    long bBytes = bDirect != null ? 0 : batch * perBatch * pbytes;
     LLVMValueRef bAll = Libc.malloc(ir, ir.i64(bBytes + 1));
     LLVMBasicBlockRef packed = ir.block("gemm.packed");
     LLVMBasicBlockRef check = ir.block("gemm.check");
@@ -160,13 +172,15 @@ final class GemmPacked {
       LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
       LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
       LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
-      LLVMValueRef slice = ir.gep(t, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
+      LLVMValueRef slice = ir.gep(pt, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
       packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
     }));
-    long elems = mc * kc + mc * ldc;
+    // The A block, then (from a cache line on) the C block.
+    long aBytes = (mc * kc * pbytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
+    long bufBytes = aBytes + mc * ldc * bytes;
     loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
-      boolean heap = elems * bytes > STACK_BYTES;
-      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(elems * bytes)) : ir.entryAlloca(LLVMArrayType2(t, elems), 64);
+      boolean heap = bufBytes > STACK_BYTES;
+      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(bufBytes)) : ir.entryAlloca(LLVMArrayType2(ir.i8, bufBytes), 64);
       LLVMBasicBlockRef work = ir.block("gemm.items");
       LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
       if (heap) {
@@ -183,7 +197,7 @@ final class GemmPacked {
       }
       ir.at(work);
       LLVMValueRef ap = buf;
-      LLVMValueRef cp = ir.gep(t, buf, ir.i64(mc * kc));
+      LLVMValueRef cp = ir.gep(ir.i8, buf, ir.i64(aBytes));
       range(begin, end, item -> {
         // Item = (batch, N block, M block), M innermost.
         LLVMValueRef rest = ir.udiv(item, ir.i64(mBlocks));
@@ -201,25 +215,28 @@ final class GemmPacked {
         LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
         LLVMValueRef bBatch = bDirect != null
             ? ir.gep(t, bDirect, ir.mul(bi, ir.i64(k * n)))
-            : ir.gep(t, bAll, ir.mul(bi, ir.i64(perBatch)));
+            : ir.gep(pt, bAll, ir.mul(bi, ir.i64(perBatch)));
         range(ir.i64(0), ir.i64(kBlocks), kb -> {
           LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
-          LLVMValueRef bp = ir.gep(t, bBatch, ir.mul(k0, ir.i64(nPad)));
+          LLVMValueRef bp = ir.gep(pt, bBatch, ir.mul(k0, ir.i64(nPad)));
           packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
-          LLVMValueRef uk = GemmMicroKernel.get(ir, bl, t, bytes);
+          LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt);
+          // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
+          LLVMValueRef steps = fmt.kStep() == 1 ? depth
+              : ir.and(ir.add(depth, ir.i64(fmt.kStep() - 1)), ir.i64(-fmt.kStep()));
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
           range(q0, q1, q -> {
             // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
             LLVMValueRef bq = bDirect != null
                 ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
-                : ir.gep(t, bp, ir.mul(q, ir.mul(depth, ir.i64(bl.nr()))));
+                : ir.gep(pt, bp, ir.mul(q, ir.mul(steps, ir.i64(bl.nr()))));
             LLVMValueRef cq = ir.gep(t, cp, ir.mul(ir.sub(q, q0), ir.i64(bl.nr())));
             range(ir.i64(0), panels, p -> {
-              LLVMValueRef apk = ir.gep(t, ap, ir.mul(p, ir.mul(depth, ir.i64(bl.mr()))));
+              LLVMValueRef apk = ir.gep(pt, ap, ir.mul(p, ir.mul(steps, ir.i64(bl.mr()))));
               LLVMValueRef cpq = ir.gep(t, cq, ir.mul(p, ir.i64(bl.mr() * ldc)));
-              ir.call(GemmMicroKernel.type(ir), uk, depth, apk, bq, ldb, cpq, ir.i64(ldc), first);
+              ir.call(GemmMicroKernel.type(ir), uk, steps, apk, bq, ldb, cpq, ir.i64(ldc), first);
             });
           });
         });
@@ -257,7 +274,7 @@ final class GemmPacked {
       GemmPacking.range(ir, j0, j1, j -> {
         LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
         LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
-        Value done = acc.finish(List.of(v));
+        Value done = acc.finish(List.of(fmt.sum(ir, acc, v).v()));
         s.store().at(out(bIdx, mIdx, nIdx), done);
       });
     });

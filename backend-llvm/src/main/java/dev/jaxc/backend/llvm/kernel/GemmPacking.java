@@ -16,7 +16,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * operands' own addressing (so transposes, strides, batch axes, fused producers, dtype conversion
  * and convolution windows cost nothing more here), into the micro-kernel's layout:
  * B micro-panel q holds {@code b[k][q·nr + j]} at {@code (q·depth + k)·nr + j}, A micro-panel p
- * holds {@code a[p·mr + i][k]} at {@code (p·mr + i)·depth + k}. Both are written in address order,
+ * holds {@code a[p·mr + i][k]} at {@code (p·mr + i)·depth + k} (for 16-bit pairs, depth is
+ * rounded up to even and B's K steps go in pairs, {@link #bSlot}). Both are written in address order,
  * and the innermost loop of each walks an operand axis (N for B, the last reduction axis for A),
  * so where that axis is the operand's minor one it is a vectorisable copy. Rows and columns past M and N are
  * zero (their results are never stored), and their operand index is clamped into range.
@@ -26,16 +27,36 @@ final class GemmPacking {
   private final GemmCore.Spec s;
   private final GemmAccumulator.Plain acc;
   private final GemmBlocking bl;
+  private final GemmFormat fmt;
   private final LLVMTypeRef t;
   private final int bytes;
 
-  GemmPacking(Ir ir, GemmCore.Spec s, GemmAccumulator.Plain acc, GemmBlocking bl, LLVMTypeRef t, int bytes) {
+  GemmPacking(Ir ir, GemmCore.Spec s, GemmAccumulator.Plain acc, GemmBlocking bl, GemmFormat fmt) {
     this.ir = ir;
     this.s = s;
     this.acc = acc;
     this.bl = bl;
-    this.t = t;
-    this.bytes = bytes;
+    this.fmt = fmt;
+    this.t = fmt.packed();
+    this.bytes = fmt.packedBytes();
+  }
+
+  /** {@code depth} rounded up to whole micro-kernel steps. */
+  private LLVMValueRef pad(LLVMValueRef depth) {
+    return fmt.kStep() == 1 ? depth : ir.and(ir.add(depth, ir.i64(fmt.kStep() - 1)), ir.i64(-fmt.kStep()));
+  }
+
+  /**
+   * Where B element (kk, column j of panel q) goes: {@code (q·depth + kk)·nr + j}; for pairs K
+   * steps 2p and 2p + 1 of a column are adjacent: {@code q·depth·nr + p·2nr + 2j + (kk & 1)}.
+   */
+  private LLVMValueRef bSlot(LLVMValueRef bp, LLVMValueRef q, LLVMValueRef depth, LLVMValueRef kk, LLVMValueRef j) {
+    int nr = bl.nr();
+    if (!fmt.pairs()) return ir.gep(t, bp, ir.add(ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)), j));
+    LLVMValueRef panel = ir.mul(ir.mul(q, pad(depth)), ir.i64(nr));
+    LLVMValueRef pair = ir.mul(ir.lshr(kk, ir.i64(1)), ir.i64(2L * nr));
+    LLVMValueRef lane = ir.add(ir.shl(j, ir.i64(1)), ir.and(kk, ir.i64(1)));
+    return ir.gep(t, bp, ir.add(ir.add(panel, pair), lane));
   }
 
   /**
@@ -50,17 +71,20 @@ final class GemmPacking {
     // loop is a copy LLVM should vectorise (SLP, once unrolled); over K and panels both source
     // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost, as for mlp's
     // 512 × 10 weights) they became 16-wide gathers and scatters, unrolled.
+    // Pairs: the second half of the last pair is zero where depth is odd (written first; an even
+    // depth's last step overwrites it).
+    if (fmt.pairs()) rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> range(ir, ir.i64(0), ir.i64(nr),
+        j -> ir.store(zero, bSlot(bp, q, depth, ir.sub(pad(depth), ir.i64(1)), j), bytes)));
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      LLVMValueRef dst = ir.gep(t, bp, ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)));
       range(ir, ir.i64(0), ir.i64(nr), j -> {
         LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
         LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
         if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
         GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
-        LLVMValueRef v = acc.rhsTerm(e.value());
+        LLVMValueRef v = fmt.term(ir, acc, e.value(), acc.rhs(), false);
         valid = and(valid, e.valid());
-        ir.store(valid == null ? v : ir.select(valid, v, zero), ir.gep(t, dst, j), bytes);
+        ir.store(valid == null ? v : ir.select(valid, v, zero), bSlot(bp, q, depth, kk, j), bytes);
       });
     }));
   }
@@ -79,10 +103,12 @@ final class GemmPacking {
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
-      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, depth));
+      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, pad(depth)));
+      // Pairs: an odd depth's row ends in a zero (overwritten where depth is even).
+      if (fmt.pairs()) ir.store(zero, ir.gep(t, dst, ir.sub(pad(depth), ir.i64(1))), bytes);
       reduction(k0, depth, (kk, red) -> {
         GemmCore.Term e = s.a().at(o, red);
-        LLVMValueRef v = acc.lhsTerm(e.value());
+        LLVMValueRef v = fmt.term(ir, acc, e.value(), acc.lhs(), true);
         LLVMValueRef ok = and(valid, e.valid());
         ir.store(ir.select(ok, v, zero), ir.gep(t, dst, kk), bytes);
       });

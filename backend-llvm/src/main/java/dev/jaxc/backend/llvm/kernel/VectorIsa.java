@@ -24,6 +24,15 @@ record VectorIsa(String name, int vectorBytes, int registers, boolean fma) {
     return SSE2;
   }
 
+  /**
+   * Whether x86 target {@code t} has AVX-512 VNNI ({@code vpdpwssd}: the multiply-add of 16-bit
+   * pairs and the add into the accumulator in one instruction).
+   */
+  static boolean avx512Vnni(TargetSpec t) {
+    return t != null && t.arch() == TargetSpec.Arch.X86_64 && of(t) == AVX512
+        && has(t.features().split(","), "+avx512vnni");
+  }
+
   /** Whether a feature list has {@code feature} and does not later turn it off. */
   private static boolean has(String[] features, String feature) {
     String off = "-" + feature.substring(1);
