@@ -24,11 +24,13 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums its terms in k
  * order, so the result does not depend on how the caller cuts M and N.
  *
- * <p>For 16-bit pairs ({@link GemmFormat#pairs()}), {@code kc} is even and counts i16 steps: A's
- * rows hold i16 terms, B's panel holds per pair of K steps {@code ldb} i32 words, each the pair
- * (b[2p][j], b[2p+1][j]); a step broadcasts A's pair (one i32) and adds both products into the i32
- * accumulators ({@code pmaddwd}, or {@code vpdpwssd} with AVX-512 VNNI; a plain widening
- * multiply and add elsewhere, which AArch64 turns into its own widening multiply-adds).
+ * <p>For integers in groups of g = 2 (i16 pairs) or 4 (byte quads) K steps ({@link GemmFormat}),
+ * {@code kc} is a multiple of g and counts K steps: A's rows hold the packed terms, B's panel holds
+ * per group {@code ldb} i32 words, each the group (b[g·p][j], …, b[g·p + g − 1][j]); a step
+ * broadcasts A's group (one i32) and adds the g products into the i32 accumulators: pairs with
+ * {@code pmaddwd} and an add (fused into {@code vpdpwssd} by LLVM with AVX-512 VNNI; a plain
+ * widening multiply and pairwise add elsewhere, which AArch64 turns into its own widening
+ * multiply-adds), quads with {@code vpdpbusd}.
  */
 final class GemmMicroKernel {
   /**
@@ -96,7 +98,7 @@ final class GemmMicroKernel {
     }
 
     LLVMValueRef kcA = kc;  // A's row length in its elements
-    kc = fmt.pairs() ? ir.lshr(kc, ir.i64(1)) : kc;  // micro-kernel steps
+    kc = ir.udiv(kc, ir.i64(fmt.kStep()));  // micro-kernel steps
     LLVMValueRef main = ir.and(kc, ir.i64(-UNROLL));
     LLVMBasicBlockRef entry = ir.currentBlock();
     LLVMBasicBlockRef loop = ir.block("uk.main");
@@ -155,7 +157,7 @@ final class GemmMicroKernel {
     return p;
   }
 
-  /** One rank-1 update at depth k (for pairs, rank 2 at depths 2k and 2k + 1). */
+  /** One rank-1 update at depth k (for groups of g, rank g at depths g·k … g·k + g − 1). */
   private LLVMValueRef[] step(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef b, LLVMValueRef ldb,
       LLVMValueRef k) {
     int mr = bl.mr();
@@ -163,7 +165,7 @@ final class GemmMicroKernel {
     LLVMValueRef[] bv = new LLVMValueRef[nv];
     LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ldb));
     for (int v = 0; v < nv; v++) bv[v] = ir.load(vec, ir.gep(t, brow, ir.i64((long) v * bl.lanes())), bytes);
-    if (fmt.pairs()) return pairStep(acc, a, kc, bv, k);
+    if (fmt.grouped()) return groupStep(acc, a, kc, bv, k);
     LLVMValueRef acol = ir.gep(t, a, k);
     LLVMValueRef[] out = new LLVMValueRef[acc.length];
     for (int i = 0; i < mr; i++) {
@@ -173,17 +175,38 @@ final class GemmMicroKernel {
     return out;
   }
 
-  private LLVMValueRef[] pairStep(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef[] bv,
+  private LLVMValueRef[] groupStep(LLVMValueRef[] acc, LLVMValueRef a, LLVMValueRef kc, LLVMValueRef[] bv,
       LLVMValueRef k) {
     int mr = bl.mr();
     int nv = bl.vectors();
+    LLVMTypeRef pt = fmt.packed();
     LLVMValueRef[] out = new LLVMValueRef[acc.length];
-    LLVMValueRef acol = ir.gep(ir.i16, a, ir.shl(k, ir.i64(1)));
+    LLVMValueRef acol = ir.gep(pt, a, ir.mul(k, ir.i64(fmt.kStep())));
     for (int i = 0; i < mr; i++) {
-      LLVMValueRef s = splat(ir.load(ir.i32, ir.gep(ir.i16, acol, ir.mul(kc, ir.i64(i))), 4));
-      for (int v = 0; v < nv; v++) out[i * nv + v] = pairMulAdd(acc[i * nv + v], s, bv[v]);
+      LLVMValueRef s = splat(ir.load(ir.i32, ir.gep(pt, acol, ir.mul(kc, ir.i64(i))), 4));
+      for (int v = 0; v < nv; v++)
+        out[i * nv + v] = fmt.kind() == GemmFormat.Kind.QUADS ? quadMulAdd(acc[i * nv + v], s, bv[v])
+            : pairMulAdd(acc[i * nv + v], s, bv[v]);
     }
     return out;
+  }
+
+  /**
+   * acc + Σ of the four byte products per i32 lane ({@code vpdpbusd}: its first operand's bytes
+   * unsigned, its second's signed): A signed (i8) takes flipped B as the unsigned side, A unsigned
+   * (u8) is the unsigned side itself.
+   */
+  private LLVMValueRef quadMulAdd(LLVMValueRef acc, LLVMValueRef aSplat, LLVMValueRef b) {
+    String name = "llvm.x86.avx512.vpdpbusd.512";
+    LLVMValueRef u = fmt.signedA() ? b : aSplat;
+    LLVMValueRef s = fmt.signedA() ? aSplat : b;
+    int id = LLVMLookupIntrinsicID(name, name.length());
+    LLVMTypeRef fn = LLVMIntrinsicGetType(ir.ctx, id, new PointerPointer<LLVMTypeRef>(0), 0);
+    PointerPointer<LLVMTypeRef> params = new PointerPointer<>(3);
+    LLVMGetParamTypes(fn, params);
+    // The operands' vector type differs between LLVM versions (i32 or i8 lanes): cast to it.
+    return ir.intrinsic(name, new LLVMTypeRef[0], acc, ir.bitcast(u, params.get(LLVMTypeRef.class, 1)),
+        ir.bitcast(s, params.get(LLVMTypeRef.class, 2)));
   }
 
   /**

@@ -108,14 +108,13 @@ final class GemmPacked {
     n = extent(nAxes, s.out());
     k = GemmPacking.product(s.red());
     VectorIsa isa = VectorIsa.of(ir.target());
-    boolean fused = fmt.pairs() ? VectorIsa.avx512Vnni(ir.target()) : isa.fma();
-    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fused, batch, m, n, k);
+    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     long panels = nPad / bl.nr();
     this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
     this.ldc = nc * bytes % ALIASING_BYTES == 0 ? nc + LINE_BYTES / bytes : nc;
     this.packing = new GemmPacking(ir, s, acc, bl, fmt);
-    LLVMValueRef direct = loops == null || fmt.pairs() ? null : s.b().rowMajorKN();  // applies() emits nothing
+    LLVMValueRef direct = loops == null || fmt.grouped() ? null : s.b().rowMajorKN();  // applies() emits nothing
     this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
   }
 
@@ -175,9 +174,10 @@ final class GemmPacked {
       LLVMValueRef slice = ir.gep(pt, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
       packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
     }));
-    // The A block, then (from a cache line on) the C block.
+    // The A block, then (from a cache line on) the C block, then (quads) A's row sums.
     long aBytes = (mc * kc * pbytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
-    long bufBytes = aBytes + mc * ldc * bytes;
+    long cBytes = mc * ldc * bytes;
+    long bufBytes = aBytes + cBytes + (fmt.corrected() ? mc * 4 : 0);
     loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = bufBytes > STACK_BYTES;
       LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(bufBytes)) : ir.entryAlloca(LLVMArrayType2(ir.i8, bufBytes), 64);
@@ -198,6 +198,7 @@ final class GemmPacked {
       ir.at(work);
       LLVMValueRef ap = buf;
       LLVMValueRef cp = ir.gep(ir.i8, buf, ir.i64(aBytes));
+      LLVMValueRef rowSums = ir.gep(ir.i8, buf, ir.i64(aBytes + cBytes));
       range(begin, end, item -> {
         // Item = (batch, N block, M block), M innermost.
         LLVMValueRef rest = ir.udiv(item, ir.i64(mBlocks));
@@ -220,12 +221,11 @@ final class GemmPacked {
           LLVMValueRef k0 = ir.mul(kb, ir.i64(kc));
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
           LLVMValueRef bp = ir.gep(pt, bBatch, ir.mul(k0, ir.i64(nPad)));
-          packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
+          packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first);
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt);
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
-          LLVMValueRef steps = fmt.kStep() == 1 ? depth
-              : ir.and(ir.add(depth, ir.i64(fmt.kStep() - 1)), ir.i64(-fmt.kStep()));
+          LLVMValueRef steps = fmt.pad(ir, depth);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
           range(q0, q1, q -> {
             // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
@@ -241,7 +241,7 @@ final class GemmPacked {
           });
         });
         LLVMValueRef j0 = ir.mul(q0, ir.i64(bl.nr()));
-        store(cp, bIdx, m0, rows, j0, umin(ir.mul(q1, ir.i64(bl.nr())), ir.i64(n)));
+        store(cp, rowSums, bIdx, m0, rows, j0, umin(ir.mul(q1, ir.i64(bl.nr())), ir.i64(n)));
       });
       if (heap) Libc.free(ir, buf);
       ir.br(itemsEnd);
@@ -265,15 +265,19 @@ final class GemmPacked {
   }
 
   /** Stores the finished C block: rows [m0, m0 + rows), columns [j0, j1). */
-  private void store(LLVMValueRef cp, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows, LLVMValueRef j0,
-      LLVMValueRef j1) {
+  private void store(LLVMValueRef cp, LLVMValueRef rowSums, LLVMValueRef[] bIdx, LLVMValueRef m0, LLVMValueRef rows,
+      LLVMValueRef j0, LLVMValueRef j1) {
     range(ir.i64(0), rows, r -> {
       LLVMValueRef[] mIdx = GemmPacking.decode(ir, ir.add(m0, r), sizes(mAxes));
       LLVMValueRef row = ir.gep(t, cp, ir.sub(ir.mul(r, ir.i64(ldc)), j0));
+      // Quads: B was packed as b ± 128, so each element of the row is off by ±128 × the A row sum.
+      LLVMValueRef fix = fmt.corrected()
+          ? ir.mul(ir.load(ir.i32, ir.gep(ir.i32, rowSums, r), 4), ir.i32(fmt.rowSumFactor())) : null;
       // Only the copy along a row is left to the vectoriser (over rows both sides are strided).
       GemmPacking.range(ir, j0, j1, j -> {
         LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
         LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
+        if (fix != null) v = ir.add(v, fix);
         Value done = acc.finish(List.of(fmt.sum(ir, acc, v).v()));
         s.store().at(out(bIdx, mIdx, nIdx), done);
       });

@@ -43,20 +43,22 @@ final class GemmPacking {
 
   /** {@code depth} rounded up to whole micro-kernel steps. */
   private LLVMValueRef pad(LLVMValueRef depth) {
-    return fmt.kStep() == 1 ? depth : ir.and(ir.add(depth, ir.i64(fmt.kStep() - 1)), ir.i64(-fmt.kStep()));
+    return fmt.pad(ir, depth);
   }
 
   /**
-   * Where B element (kk, column j of panel q) goes: {@code (q·depth + kk)·nr + j}; for pairs K
-   * steps 2p and 2p + 1 of a column are adjacent: {@code q·depth·nr + p·2nr + 2j + (kk & 1)}.
+   * Where B element (kk, column j of panel q) goes: {@code (q·depth + kk)·nr + j}; for groups of
+   * g = kStep K steps (integers), the g steps of a column are adjacent: {@code q·depth·nr +
+   * (kk / g)·g·nr + g·j + kk % g}.
    */
   private LLVMValueRef bSlot(LLVMValueRef bp, LLVMValueRef q, LLVMValueRef depth, LLVMValueRef kk, LLVMValueRef j) {
     int nr = bl.nr();
-    if (!fmt.pairs()) return ir.gep(t, bp, ir.add(ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)), j));
+    int g = fmt.kStep();
+    if (g == 1) return ir.gep(t, bp, ir.add(ir.mul(ir.add(ir.mul(q, depth), kk), ir.i64(nr)), j));
     LLVMValueRef panel = ir.mul(ir.mul(q, pad(depth)), ir.i64(nr));
-    LLVMValueRef pair = ir.mul(ir.lshr(kk, ir.i64(1)), ir.i64(2L * nr));
-    LLVMValueRef lane = ir.add(ir.shl(j, ir.i64(1)), ir.and(kk, ir.i64(1)));
-    return ir.gep(t, bp, ir.add(ir.add(panel, pair), lane));
+    LLVMValueRef group = ir.mul(ir.udiv(kk, ir.i64(g)), ir.i64((long) g * nr));
+    LLVMValueRef lane = ir.add(ir.mul(j, ir.i64(g)), ir.urem(kk, ir.i64(g)));
+    return ir.gep(t, bp, ir.add(ir.add(panel, group), lane));
   }
 
   /**
@@ -71,10 +73,10 @@ final class GemmPacking {
     // loop is a copy LLVM should vectorise (SLP, once unrolled); over K and panels both source
     // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost, as for mlp's
     // 512 × 10 weights) they became 16-wide gathers and scatters, unrolled.
-    // Pairs: the second half of the last pair is zero where depth is odd (written first; an even
-    // depth's last step overwrites it).
-    if (fmt.pairs()) rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> range(ir, ir.i64(0), ir.i64(nr),
-        j -> ir.store(zero, bSlot(bp, q, depth, ir.sub(pad(depth), ir.i64(1)), j), bytes)));
+    // Groups: the last group's steps past depth are zero (written first; real steps overwrite them).
+    if (fmt.kStep() > 1) rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> range(ir, ir.i64(0), ir.i64(nr), j -> {
+      for (int z = 1; z < fmt.kStep(); z++) ir.store(zero, bSlot(bp, q, depth, ir.sub(pad(depth), ir.i64(z)), j), bytes);
+    }));
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
       range(ir, ir.i64(0), ir.i64(nr), j -> {
@@ -82,7 +84,7 @@ final class GemmPacking {
         LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
         if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
         GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
-        LLVMValueRef v = fmt.term(ir, acc, e.value(), acc.rhs(), false);
+        LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
         valid = and(valid, e.valid());
         ir.store(valid == null ? v : ir.select(valid, v, zero), bSlot(bp, q, depth, kk, j), bytes);
       });
@@ -91,10 +93,13 @@ final class GemmPacking {
 
   /**
    * Packs A for K [k0, k0 + depth) and M rows [m0, m0 + rows) ({@code panels} micro-panels, the
-   * last filled up with zero rows); {@code out} makes the output index of an M index.
+   * last filled up with zero rows); {@code out} makes the output index of an M index. Where the
+   * format is {@linkplain GemmFormat#corrected() corrected}, {@code rowSums[r]} gets the sum of
+   * row r's packed terms added (set, on the {@code first} slice).
    */
   void packA(LLVMValueRef ap, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef m0, LLVMValueRef rows,
-      LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out) {
+      LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out, LLVMValueRef rowSums,
+      LLVMValueRef first) {
     int mr = bl.mr();
     LLVMValueRef zero = LLVMConstNull(t);
     // Rows stay a scalar loop: unrolled, each of the mr rows had its own vectorised run loop.
@@ -104,15 +109,28 @@ final class GemmPacking {
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
       LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, pad(depth)));
-      // Pairs: an odd depth's row ends in a zero (overwritten where depth is even).
-      if (fmt.pairs()) ir.store(zero, ir.gep(t, dst, ir.sub(pad(depth), ir.i64(1))), bytes);
+      // Groups: the row's steps past depth are zero (written first; real steps overwrite them).
+      for (int z = 1; z < fmt.kStep(); z++) ir.store(zero, ir.gep(t, dst, ir.sub(pad(depth), ir.i64(z))), bytes);
       reduction(k0, depth, (kk, red) -> {
         GemmCore.Term e = s.a().at(o, red);
-        LLVMValueRef v = fmt.term(ir, acc, e.value(), acc.lhs(), true);
+        LLVMValueRef v = fmt.lhsTerm(ir, acc, e.value(), acc.lhs());
         LLVMValueRef ok = and(valid, e.valid());
         ir.store(ir.select(ok, v, zero), ir.gep(t, dst, kk), bytes);
       });
+      if (fmt.corrected()) addRowSum(dst, pad(depth), ir.gep(ir.i32, rowSums, r), first);
     }));
+  }
+
+  /** {@code *sum = (first ? 0 : *sum) + Σ row[0, n)}, the packed bytes read in A's signedness. */
+  private void addRowSum(LLVMValueRef row, LLVMValueRef n, LLVMValueRef sum, LLVMValueRef first) {
+    LLVMValueRef slot = ir.entryAlloca(ir.i32, 4);
+    ir.store(ir.select(first, ir.i32(0), ir.load(ir.i32, sum, 4)), slot, 4);
+    range(ir, ir.i64(0), n, kk -> {
+      LLVMValueRef x = ir.load(t, ir.gep(t, row, kk), bytes);
+      x = fmt.signedA() ? LLVMBuildSExt(ir.b, x, ir.i32, "") : LLVMBuildZExt(ir.b, x, ir.i32, "");
+      ir.store(ir.add(ir.load(ir.i32, slot, 4), x), slot, 4);
+    });
+    ir.store(ir.load(ir.i32, slot, 4), sum, 4);
   }
 
   /**
