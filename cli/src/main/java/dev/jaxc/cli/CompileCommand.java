@@ -65,7 +65,7 @@ final class CompileCommand implements Callable<Integer> {
       "default", "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
       "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
       "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary", "malloc", "free",
-      "getenv", "sysconf", "pthread_create", "pthread_join", "syscall");
+      "getenv", "sysconf", "pthread_create", "pthread_join", "syscall", "madvise");
 
   @Parameters(paramLabel = "MODEL.jaxpr", description = "A jaxpr as print(jax.make_jaxpr(f)(*args)) prints it.")
   Path model;

@@ -155,6 +155,10 @@ public final class EntryPoint {
     LLVMBasicBlockRef allocate = ir.block("allocate");
     ir.condBr(anyNull, bad, allocate);
     ir.at(allocate);
+    for (int k = 0; k < numOutputs; k++) {
+      ArrayType t = (ArrayType) plan.outputs().get(k).type();
+      OutputPages.advise(ir, out[k], t.shape().elementCount() * t.dtype().byteSize());
+    }
 
     LLVMValueRef aligned = LLVMConstPointerNull(ir.ptr);  // only empty temporaries without one
     LLVMValueRef block = null;  // the cached or malloc'ed block (not the caller's), or null

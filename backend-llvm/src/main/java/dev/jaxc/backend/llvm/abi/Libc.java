@@ -10,7 +10,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
  * The only C library functions generated code calls: {@code malloc} and {@code free} (the entry
- * point's workspace), and, only in modules with a parallel region, {@code getenv}, {@code sysconf},
+ * point's workspace), {@code madvise} (only in modules with an output of 8 MiB or more:
+ * {@link OutputPages}), and, only in modules with a parallel region, {@code getenv}, {@code sysconf},
  * {@code pthread_create}, {@code pthread_join} and {@code syscall} (the thread pool: futex,
  * sched_yield). All are in glibc's
  * libc.so.6 since 2.34; before that the pthread ones are in libpthread.so.0 (the linker adds it).
@@ -61,6 +62,12 @@ public final class Libc {
   public static LLVMValueRef pthreadJoin(Ir ir, LLVMValueRef handle, LLVMValueRef result) {
     LLVMTypeRef t = ir.fnType(ir.i32, ir.i64, ir.ptr);
     return ir.call(t, declare(ir, "pthread_join", t), handle, result);
+  }
+
+  /** {@code int madvise(void *addr, size_t length, int advice)}. */
+  public static LLVMValueRef madvise(Ir ir, LLVMValueRef addr, LLVMValueRef length, int advice) {
+    LLVMTypeRef t = ir.fnType(ir.i32, ir.ptr, ir.i64, ir.i32);
+    return ir.call(t, declare(ir, "madvise", t), addr, length, ir.i32(advice));
   }
 
   /** {@code long syscall(long number, ...)}: variadic; integer and pointer arguments. */
