@@ -1457,6 +1457,16 @@ _d("conv_i8_packed",
                                          preferred_element_type=i32),
    lambda r: (I(r, (2, 9, 9, 24), i8), I(r, (3, 3, 24, 20), i8)), "int8 NHWC convolution to int32 (packed GEMM)",
    EXACT)
+def _bf16_with_denormals(r, shape):
+    x = N(r, shape, bf16)
+    x.flat[::7] = np.array(1e-39, np.float32).astype(bf16)  # bf16 denormals: XLA:CPU reads them as zero
+    return x
+
+
+_d("matmul_bf16_packed",
+   lambda a, b: (lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32), a @ b),
+   lambda r: (_bf16_with_denormals(r, (9, 801)), _bf16_with_denormals(r, (801, 7))),
+   "bf16 GEMMs (packed; odd K in 3 slices; denormal inputs): f32 and bf16 results", T32M)
 _d("matmul_c64", lambda a, b: a @ b, lambda r: (CN(r, (4, 6)), CN(r, (6, 3))), "complex64 matmul", TC64)
 _d("matmul_f64", lambda a, b: a @ b, lambda r: (N(r, (8, 16), f64), N(r, (16, 4), f64)), "f64 matmul", (1e-12, 1e-12),
    x64=True)

@@ -23,6 +23,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *       signed byte added into 32 bits), twice the pairs' products per instruction. One operand
  *       must be unsigned and the other signed, so B is packed with its top bit flipped ({@code b ±
  *       128}: u8 → signed, i8 → unsigned) and each C element corrected by ∓128 × its A row's sum.
+ *   <li>{@link Kind#BF16_PAIRS}: bf16 × bf16 summed in f32 where the target has AVX-512 BF16: the
+ *       panels hold the bf16 bits, K in pairs, and a step is one {@code vdpbf16ps} (both products
+ *       of a pair, exact in f32, added into the f32 accumulator one after the other, each add
+ *       rounded to nearest; denormal inputs read as zero and denormal sums flushed, as XLA:CPU
+ *       reads and writes them). The two products of a pair are added odd K step first, so sums
+ *       may differ from K order in the last bits of f32 (within bf16's rounding).
  * </ul>
  *
  * Integer sums of at most 32 bits are exact modulo 2^32 in any order, so the result equals the
@@ -40,11 +46,13 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  */
 record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef acc, int accBytes, int kStep,
     boolean signedA) {
-  enum Kind { FLOAT, PAIRS, QUADS }
+  enum Kind { FLOAT, PAIRS, QUADS, BF16_PAIRS }
 
   /** The format for {@code acc}'s arithmetic, or null when the packed form does not take it. */
   static GemmFormat of(Ir ir, GemmAccumulator.Plain acc) {
     DType a = acc.acc();
+    if (a == DType.F32 && acc.lhs() == DType.BF16 && acc.rhs() == DType.BF16 && VectorIsa.avx512Bf16(ir.target()))
+      return new GemmFormat(Kind.BF16_PAIRS, ir.i16, 2, ir.f32, 4, 2, false);
     if (a == DType.F32) return new GemmFormat(Kind.FLOAT, ir.f32, 4, ir.f32, 4, 1, false);
     if (a == DType.F64) return new GemmFormat(Kind.FLOAT, ir.f64, 8, ir.f64, 8, 1, false);
     boolean modular = (a.kind() == DType.Kind.INT || a.kind() == DType.Kind.UINT) && a.bits() <= 32;
@@ -56,9 +64,14 @@ record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef ac
     return null;
   }
 
-  /** Whether the sums are integers packed in groups of {@link #kStep} K steps per i32 word. */
+  /** Whether the panels hold groups of {@link #kStep} K steps per 32-bit word. */
   boolean grouped() {
     return kind != Kind.FLOAT;
+  }
+
+  /** Whether the sums are integers (an i32 C block). */
+  boolean integer() {
+    return kind == Kind.PAIRS || kind == Kind.QUADS;
   }
 
   /** Whether C elements need the A row sum correction (quads). */
@@ -68,12 +81,19 @@ record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef ac
 
   /** An A term (in the operand dtype {@code from}) as a packed element. */
   LLVMValueRef lhsTerm(Ir ir, GemmAccumulator.Plain acc, Value v, DType from) {
+    if (kind == Kind.BF16_PAIRS) return bf16Bits(ir, v.v());
     return grouped() ? Conversions.convert(ir, v, from, packedDType()).v() : acc.lhsTerm(v);
+  }
+
+  /** The bits of a bf16 value held in f32 (exact: its low 16 bits are zero). */
+  private static LLVMValueRef bf16Bits(Ir ir, LLVMValueRef f) {
+    return ir.trunc(ir.lshr(ir.bitcast(f, ir.i32), ir.i32(16)), ir.i16);
   }
 
   /** A B term as a packed element (quads: its top bit flipped). */
   LLVMValueRef rhsTerm(Ir ir, GemmAccumulator.Plain acc, Value v, DType from) {
     if (!grouped()) return acc.rhsTerm(v);
+    if (kind == Kind.BF16_PAIRS) return bf16Bits(ir, v.v());
     LLVMValueRef x = Conversions.convert(ir, v, from, packedDType()).v();
     return kind == Kind.QUADS ? ir.xor(x, ir.constInt(ir.i8, 0x80)) : x;
   }
@@ -89,7 +109,7 @@ record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef ac
 
   /** A finished C element (an i32 sum for integers) in the accumulation dtype, for {@code finish}. */
   Value sum(Ir ir, GemmAccumulator.Plain acc, LLVMValueRef c) {
-    return grouped() ? Conversions.convert(ir, Value.of(c), DType.I32, acc.acc()) : Value.of(c);
+    return integer() ? Conversions.convert(ir, Value.of(c), DType.I32, acc.acc()) : Value.of(c);
   }
 
   /** {@code depth} rounded up to whole micro-kernel steps. */
@@ -104,7 +124,11 @@ record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef ac
 
   /** Whether the micro-kernel's step needs no register for a product beside the accumulator's. */
   boolean fused(TargetSpec target, VectorIsa isa) {
-    return kind == Kind.FLOAT ? isa.fma() : VectorIsa.avx512Vnni(target);
+    return switch (kind) {
+      case FLOAT -> isa.fma();
+      case PAIRS -> VectorIsa.avx512Vnni(target);
+      case QUADS, BF16_PAIRS -> true;
+    };
   }
 
   /** The micro-kernel's name part, e.g. {@code f32}, {@code i16p} or {@code u8s8q}. */
@@ -113,6 +137,7 @@ record GemmFormat(Kind kind, LLVMTypeRef packed, int packedBytes, LLVMTypeRef ac
       case FLOAT -> "f" + accBytes * 8;
       case PAIRS -> "i16p";
       case QUADS -> signedA ? "s8u8q" : "u8s8q";
+      case BF16_PAIRS -> "bf16p";
     };
   }
 }

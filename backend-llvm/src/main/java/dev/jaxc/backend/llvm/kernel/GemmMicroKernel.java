@@ -185,8 +185,12 @@ final class GemmMicroKernel {
     for (int i = 0; i < mr; i++) {
       LLVMValueRef s = splat(ir.load(ir.i32, ir.gep(pt, acol, ir.mul(kc, ir.i64(i))), 4));
       for (int v = 0; v < nv; v++)
-        out[i * nv + v] = fmt.kind() == GemmFormat.Kind.QUADS ? quadMulAdd(acc[i * nv + v], s, bv[v])
-            : pairMulAdd(acc[i * nv + v], s, bv[v]);
+        out[i * nv + v] = switch (fmt.kind()) {
+          case QUADS -> quadMulAdd(acc[i * nv + v], s, bv[v]);
+          case BF16_PAIRS -> x86Dot("llvm.x86.avx512bf16.dpbf16ps.512", acc[i * nv + v], s, bv[v]);
+          case PAIRS -> pairMulAdd(acc[i * nv + v], s, bv[v]);
+          case FLOAT -> throw new AssertionError("not grouped");
+        };
     }
     return out;
   }
@@ -197,9 +201,13 @@ final class GemmMicroKernel {
    * (u8) is the unsigned side itself.
    */
   private LLVMValueRef quadMulAdd(LLVMValueRef acc, LLVMValueRef aSplat, LLVMValueRef b) {
-    String name = "llvm.x86.avx512.vpdpbusd.512";
     LLVMValueRef u = fmt.signedA() ? b : aSplat;
     LLVMValueRef s = fmt.signedA() ? aSplat : b;
+    return x86Dot("llvm.x86.avx512.vpdpbusd.512", acc, u, s);
+  }
+
+  /** The x86 dot-product intrinsic {@code name}(acc, x, y), x and y cast to its operand types. */
+  private LLVMValueRef x86Dot(String name, LLVMValueRef acc, LLVMValueRef u, LLVMValueRef s) {
     int id = LLVMLookupIntrinsicID(name, name.length());
     LLVMTypeRef fn = LLVMIntrinsicGetType(ir.ctx, id, new PointerPointer<LLVMTypeRef>(0), 0);
     PointerPointer<LLVMTypeRef> params = new PointerPointer<>(3);
@@ -237,10 +245,12 @@ final class GemmMicroKernel {
     return LLVMBuildShuffleVector(ir.b, p, LLVMGetUndef(LLVMTypeOf(p)), LLVMConstVector(new PointerPointer<>(idx), lanes), "");
   }
 
+  /** {@code x} in every lane of a vector of x's type. */
   private LLVMValueRef splat(LLVMValueRef x) {
-    LLVMValueRef one = LLVMBuildInsertElement(ir.b, LLVMGetUndef(vec), x, ir.i32(0), "");
+    LLVMTypeRef v = LLVMVectorType(LLVMTypeOf(x), bl.lanes());
+    LLVMValueRef one = LLVMBuildInsertElement(ir.b, LLVMGetUndef(v), x, ir.i32(0), "");
     LLVMValueRef mask = LLVMConstNull(LLVMVectorType(ir.i32, bl.lanes()));
-    return LLVMBuildShuffleVector(ir.b, one, LLVMGetUndef(vec), mask, "");
+    return LLVMBuildShuffleVector(ir.b, one, LLVMGetUndef(v), mask, "");
   }
 
   private LLVMValueRef cAt(LLVMValueRef c, LLVMValueRef ldc, int i, int v) {

@@ -33,6 +33,12 @@ record VectorIsa(String name, int vectorBytes, int registers, boolean fma) {
         && has(t.features().split(","), "+avx512vnni");
   }
 
+  /** Whether x86 target {@code t} has AVX-512 BF16 ({@code vdpbf16ps}). */
+  static boolean avx512Bf16(TargetSpec t) {
+    return t != null && t.arch() == TargetSpec.Arch.X86_64 && of(t) == AVX512
+        && has(t.features().split(","), "+avx512bf16");
+  }
+
   /** Whether a feature list has {@code feature} and does not later turn it off. */
   private static boolean has(String[] features, String feature) {
     String off = "-" + feature.substring(1);
