@@ -1467,6 +1467,14 @@ _d("matmul_bf16_packed",
    lambda a, b: (lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32), a @ b),
    lambda r: (_bf16_with_denormals(r, (9, 801)), _bf16_with_denormals(r, (801, 7))),
    "bf16 GEMMs (packed; odd K in 3 slices; denormal inputs): f32 and bf16 results", T32M)
+_d("conv_grouped_packed",
+   lambda x, w, y, v: (lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                                feature_group_count=3),
+                       lax.conv_general_dilated(y, v, (1, 1), ((1, 2), (0, 1)), rhs_dilation=(2, 1),
+                                                dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=4)),
+   lambda r: (N(r, (2, 9, 9, 12)), N(r, (3, 3, 4, 9)), N(r, (2, 8, 7, 6)), N(r, (12, 2, 2, 3))),
+   "grouped convolutions as a GEMM per group (packed): NHWC stride 2 SAME, NCHW with rhs dilation and padding",
+   T32M)
 _d("matmul_c64", lambda a, b: a @ b, lambda r: (CN(r, (4, 6)), CN(r, (6, 3))), "complex64 matmul", TC64)
 _d("matmul_f64", lambda a, b: a @ b, lambda r: (N(r, (8, 16), f64), N(r, (16, 4), f64)), "f64 matmul", (1e-12, 1e-12),
    x64=True)

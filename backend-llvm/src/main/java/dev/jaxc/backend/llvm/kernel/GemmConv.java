@@ -68,8 +68,71 @@ final class GemmConv {
     long[] red = conv.reduction();
     // An empty operand leaves only padding: every output element is an empty sum.
     if (lhs.shape().elementCount() == 0 || rhs.shape().elementCount() == 0) red[red.length - 1] = 0;
-    new GemmCore(cx.ir(), cx.loops()).emit(new GemmCore.Spec(conv.outSizes, red, conv.lhs(cx.operands().get(0)),
-        conv.rhs(cx.operands().get(1)), acc, (o, v) -> cx.access().store(cx.results().get(0), res, o, v)));
+    GemmCore.Spec spec = new GemmCore.Spec(conv.outSizes, red, conv.lhs(cx.operands().get(0)),
+        conv.rhs(cx.operands().get(1)), acc, (o, v) -> cx.access().store(cx.results().get(0), res, o, v));
+    boolean split = conv.grouped() && conv.c.batchGroups() == 1 && conv.groupFeatures >= 2;
+    new GemmCore(cx.ir(), cx.loops()).emit(split ? conv.splitGroups(spec) : spec);
+  }
+
+  /**
+   * A feature-grouped convolution with the output feature axis o split in two, (group, feature in
+   * group), so the group is a batch axis (read by both operands) and the feature in the group is N
+   * (read by the kernel only): a GEMM per group for {@link GemmPacked}, where unsplit the feature
+   * axis is read by both operands and N would be 1. Row-major, the split axes lie in memory as o
+   * did; operands and store see o = group · features + feature.
+   */
+  private GemmCore.Spec splitGroups(GemmCore.Spec s) {
+    int f = c.out()[1];
+    long[] out = new long[outSizes.length + 1];
+    for (int i = 0, j = 0; i < outSizes.length; i++) {
+      if (i == f) {
+        out[j++] = c.featureGroups();
+        out[j++] = groupFeatures;
+      } else {
+        out[j++] = outSizes[i];
+      }
+    }
+    return new GemmCore.Spec(out, s.red(), split(s.a(), f, false), split(s.b(), f, true), s.acc(),
+        (o, v) -> s.store().at(merge(o, f), v));
+  }
+
+  /**
+   * {@code op} over the split output axes: both operands read the group axis, only the kernel
+   * ({@code readsFeature}) the feature in the group.
+   */
+  private GemmCore.Operand split(GemmCore.Operand op, int f, boolean readsFeature) {
+    return new GemmCore.Operand() {
+      @Override
+      public GemmCore.Term at(Index out, Index red) {
+        return op.at(merge(out, f), red);
+      }
+
+      @Override
+      public boolean reads(int axis) {
+        if (axis == f) return true;
+        if (axis == f + 1) return readsFeature;
+        return op.reads(axis < f ? axis : axis - 1);
+      }
+
+      @Override
+      public boolean packable() {
+        return op.packable();
+      }
+    };
+  }
+
+  /** The output index of a split index: axes f and f + 1 (group, feature) become o. */
+  private Index merge(Index split, int f) {
+    LLVMValueRef[] idx = new LLVMValueRef[split.rank() - 1];
+    for (int i = 0, j = 0; i < split.rank(); i++) {
+      if (i == f) {
+        idx[j++] = ir.add(ir.mul(split.get(f), ir.i64(groupFeatures)), split.get(f + 1));
+        i++;
+      } else {
+        idx[j++] = split.get(i);
+      }
+    }
+    return Index.of(idx);
   }
 
   /** The window positions per spatial axis, then the input features (all of them if expanded). */

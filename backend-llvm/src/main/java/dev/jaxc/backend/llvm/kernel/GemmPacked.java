@@ -200,15 +200,16 @@ final class GemmPacked {
       LLVMValueRef cp = ir.gep(ir.i8, buf, ir.i64(aBytes));
       LLVMValueRef rowSums = ir.gep(ir.i8, buf, ir.i64(aBytes + cBytes));
       range(begin, end, item -> {
-        // Item = (batch, N block, M block), M innermost.
-        LLVMValueRef rest = ir.udiv(item, ir.i64(mBlocks));
-        LLVMValueRef bi = ir.udiv(rest, ir.i64(nBlocks));
+        // Item = (M block, N block, batch), batch innermost.
+        LLVMValueRef bi = ir.urem(item, ir.i64(batch));
+        LLVMValueRef rest = ir.udiv(item, ir.i64(batch));
         LLVMValueRef nb = ir.urem(rest, ir.i64(nBlocks));
+        LLVMValueRef jj = ir.udiv(rest, ir.i64(nBlocks));
         // N block nb holds panels [nb·panels / nBlocks, (nb + 1)·panels / nBlocks).
         LLVMValueRef q0 = ir.udiv(ir.mul(nb, ir.i64(panelsN)), ir.i64(nBlocks));
         LLVMValueRef q1 = ir.udiv(ir.mul(ir.add(nb, ir.i64(1)), ir.i64(panelsN)), ir.i64(nBlocks));
         // Block j holds register tiles [j·tiles / blocks, (j + 1)·tiles / blocks): sizes differ by at most one tile.
-        LLVMValueRef j = ir.urem(item, ir.i64(mBlocks));
+        LLVMValueRef j = jj;
         LLVMValueRef m0 = ir.mul(ir.udiv(ir.mul(j, ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
         LLVMValueRef m1 = ir.mul(ir.udiv(ir.mul(ir.add(j, ir.i64(1)), ir.i64(tiles)), ir.i64(mBlocks)), ir.i64(bl.mr()));
         LLVMValueRef rows = ir.sub(umin(m1, ir.i64(m)), m0);
