@@ -1773,6 +1773,26 @@ case("control_hoist_scan_transpose", _hoist_rnn,
      "scan whose body multiplies by W.T and U.T and uses exp(b): invariant work hoisted out", T32T)
 
 
+# Products of a scanned slice by a const (jaxc computes them for all iterations before the loop:
+# ScanMapHoisting): reversed, the product also an output, an outer and an inner scan.
+def _scan_map(h0, xs, w, u):
+    def inner(c, x):
+        p = x @ w                       # moved out of the inner scan
+        return jnp.tanh(c @ u + p), p   # p is also a ys output
+
+    def outer(c, xrow):
+        c2, ps = lax.scan(inner, c, xrow, reverse=True)
+        q = xrow[0] @ w                 # the outer scan's own slice product
+        return c2 + 0.5 * q, jnp.sum(ps, axis=0)
+
+    return lax.scan(outer, h0, xs)
+
+
+case("control_scan_map_hoisting", _scan_map,
+     lambda r: (N(r, (3, 6)), N(r, (4, 5, 3, 8)), N(r, (8, 6), scale=0.3), N(r, (6, 6), scale=0.3)),
+     "scan products of a slice by a const (moved out as one product), reversed, also as outputs, nested", T32T)
+
+
 def _hoist_while(a, x):
     def cond(c):
         v, i = c

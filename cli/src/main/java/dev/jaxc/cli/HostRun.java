@@ -13,6 +13,7 @@ import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.pass.canon.CanonicalPipeline;
 import dev.jaxc.ir.pass.canon.LoopInvariantHoisting;
+import dev.jaxc.ir.pass.canon.ScanMapHoisting;
 import dev.jaxc.ir.pass.random.RandomExpansion;
 import dev.jaxc.ir.pass.random.RngUniformKeys;
 import java.nio.ByteBuffer;
@@ -39,7 +40,8 @@ final class HostRun {
   private HostRun() {}
 
   /**
-   * Canonical (calls inlined, dead code gone), key-free and with loop-invariant work out of loops:
+   * Canonical (calls inlined, dead code gone), key-free, with loop-invariant work out of loops
+   * (and a scan's products of its slices by consts computed for all iterations before it):
    * what the backend takes. XLA's rng_uniform keys are assigned first, while calls are still calls;
    * hoisting runs last, on the expanded random bits too.
    */
@@ -49,8 +51,8 @@ final class HostRun {
 
   /** As above, timed as the phase "canon". */
   static Program lower(Program typed, PhaseTimer timer) {
-    return timer.time("canon", () -> LoopInvariantHoisting.run(
-        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)))));
+    return timer.time("canon", () -> ScanMapHoisting.run(LoopInvariantHoisting.run(
+        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed))))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */
