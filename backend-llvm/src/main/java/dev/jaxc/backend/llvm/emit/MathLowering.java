@@ -28,7 +28,8 @@ final class MathLowering {
   MathLowering(Ir ir, Arith arith) {
     this.ir = ir;
     this.arith = arith;
-    this.lib = new MathLibrary(ir.module, false);  // the denormal mode attribute is set by Compiler
+    // The denormal mode attribute is set by Compiler; FTZ is set in hardware where the numerics say so.
+    this.lib = new MathLibrary(ir.module, false, ir.numerics().flushesInHardware());
     this.complex = new ComplexMath(ir, arith, lib);
   }
 

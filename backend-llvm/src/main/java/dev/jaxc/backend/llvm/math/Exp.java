@@ -10,7 +10,7 @@ final class Exp {
   private Exp() {}
 
   static LLVMValueRef emit(MathEmitter e, LLVMValueRef x) {
-    LLVMValueRef r = e.ftz(ExpKernel.exp(e, x, e.c(0)));
+    LLVMValueRef r = e.ftzArithmetic(ExpKernel.exp(e, x, e.c(0)));
     return e.sel(e.isNan(x), x, r);
   }
 }

@@ -16,7 +16,7 @@ final class Exp2 {
     Dd r = ExpKernel.timesLn2(e, e.sub(xc, k[0]));
     LLVMValueRef p = ExpKernel.expReduced(e, r.hi());
     p = e.fma(p, r.lo(), p);
-    LLVMValueRef res = e.ftz(e.ldexp(p, ExpKernel.intOf(e, k)));
+    LLVMValueRef res = e.ftzArithmetic(e.ldexp(p, ExpKernel.intOf(e, k)));
     return e.sel(e.isNan(x), x, res);
   }
 }

@@ -16,6 +16,6 @@ final class Logistic {
     Dd d = e.fastTwoSum(e.c(1), ex);
     LLVMValueRef q = e.div(e.sel(e.lt(x, e.c(0)), ex, e.c(1)), d.hi());
     LLVMValueRef r = e.sub(q, e.mul(q, e.div(d.lo(), d.hi())));
-    return e.sel(e.isNan(x), x, e.ftz(r));
+    return e.sel(e.isNan(x), x, e.ftzArithmetic(r));
   }
 }

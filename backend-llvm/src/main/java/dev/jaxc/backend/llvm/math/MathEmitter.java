@@ -253,6 +253,14 @@ final class MathEmitter {
     return daz(r);
   }
 
+  /**
+   * {@link #ftz} of {@code r}, the result of a float arithmetic instruction: nothing to do where
+   * the hardware's FTZ flushed it already ({@link MathLibrary#arithmeticFlushed}).
+   */
+  public LLVMValueRef ftzArithmetic(LLVMValueRef r) {
+    return lib.arithmeticFlushed() ? r : ftz(r);
+  }
+
   /** {@code x} itself where it is denormal or zero, else {@code r}: functions with f(x) ≈ x at 0. */
   public LLVMValueRef passTiny(LLVMValueRef x, LLVMValueRef r) {
     return sel(lt(abs(x), c(minNormal())), x, r);
