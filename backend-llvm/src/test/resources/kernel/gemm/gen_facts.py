@@ -262,6 +262,18 @@ case("packed_conv_nhwc_same", conv((1, 1), "SAME", dimension_numbers=("NHWC", "H
 case("packed_conv_stride_dilation_k_slices", conv((2, 2), [(2, 1), (0, 2)], rhs_dilation=(2, 1), dimension_numbers=("NHWC", "HWIO", "NHWC")),
      ints((1, 17, 15, 50)), ints((3, 3, 50, 19)))
 case("packed_conv_nchw_random", conv((1, 2), [(1, 1), (1, 0)]), normal((2, 9, 10, 12)), normal((17, 9, 3, 2)), tol=(2e-5, 2e-5))
+# Integer packed GEMMs (i16 pairs; i8/u8 byte quads with AVX-512 VNNI) and bf16 pairs (AVX-512
+# BF16): odd K over several K slices, wrapping sums, an int8 convolution.
+PI32 = dict(preferred_element_type=np.int32)
+case("packed_dot_i8_i32", dot(MM, **PI32), ints((29, 777), -128, 128, np.int8), ints((777, 35), -128, 128, np.int8))
+case("packed_dot_i8_wraps", dot(MM), ints((13, 301), -128, 128, np.int8), ints((301, 40), -128, 128, np.int8))
+case("packed_dot_u8_u8", dot(MM), ints((17, 403), 0, 256, np.uint8), ints((403, 33), 0, 256, np.uint8))
+case("packed_dot_u8_i32", dot(MM, **PI32), ints((17, 403), 0, 256, np.uint8), ints((403, 33), 0, 256, np.uint8))
+case("packed_dot_i16_i32", dot(MM, **PI32), ints((15, 257), -32768, 32768, np.int16), ints((257, 34), -32768, 32768, np.int16))
+case("packed_conv_i8_i32", conv((1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), **PI32),
+     ints((1, 7, 9, 40), -128, 128, np.int8), ints((3, 3, 40, 21), -128, 128, np.int8))
+case("packed_dot_bf16_f32_odd_k", dot(MM, preferred_element_type=np.float32), normal((21, 777), bf16),
+     normal((777, 37), bf16), tol=(1e-5, 1e-4))
 case("packed_conv_feature_groups", conv((1, 1), "SAME", feature_group_count=2, dimension_numbers=("NHWC", "HWIO", "NHWC")),
      ints((1, 8, 9, 12)), ints((3, 3, 6, 10)))
 case("packed_conv_f64_skips_padding", conv((1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),

@@ -44,8 +44,9 @@ class GemmFactsTest {
 
   /**
    * The packed GEMM's cases also on the x86-64 micro-kernels this machine can run besides the
-   * host's: baseline SSE2 (no FMA) and AVX2 with FMA (16 registers, another tile); AVX-512 where
-   * the host has it is {@link #reproducesJax}'s.
+   * host's: baseline SSE2 (no FMA) and AVX2 with FMA (16 registers, another tile), and AVX-512
+   * without VNNI and BF16 (integer pairs by pmaddwd, bf16 converted to f32); the host's own (with
+   * VNNI: byte quads; with BF16: vdpbf16ps) is {@link #reproducesJax}'s.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("packedCases")
@@ -54,8 +55,13 @@ class GemmFactsTest {
     if (host.arch() != TargetSpec.Arch.X86_64) return;
     Program p = Compile.program(c.jaxpr());
     List<TargetSpec> targets = new java.util.ArrayList<>(List.of(TargetSpec.x86_64()));
-    if (Arrays.asList(host.features().split(",")).containsAll(List.of("+avx2", "+fma")))
+    List<String> features = Arrays.asList(host.features().split(","));
+    if (features.containsAll(List.of("+avx2", "+fma")))
       targets.add(TargetSpec.x86_64().withCpu("haswell", "+avx2,+fma,+avx,+sse4.2"));
+    // AVX-512 without VNNI and BF16: integer pairs through pmaddwd and an add, bf16 as f32.
+    if (features.containsAll(List.of("+avx512f", "+avx512bw", "+avx512vl", "+avx512dq")))
+      targets.add(TargetSpec.x86_64().withCpu("skylake-avx512",
+          "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2,-avx512vnni,-avx512bf16"));
     for (TargetSpec t : targets) {
       try (CompiledModule m = Compiler.compile(p, t, "f")) {
         List<byte[]> got = Facts.outputs(m, c);
