@@ -226,7 +226,8 @@ class MathAccuracyTest {
     bound(b, MathFn.ATAN2, 1.5, 1);
     bound(b, MathFn.SINH, 2, 2);
     bound(b, MathFn.COSH, 1.5, 1.5);
-    bound(b, MathFn.TANH, 2, 1.5);
+    // f32: XLA:CPU's own rational approximation, bit for bit with jax.jit (about 5.3 ulp of the true tanh).
+    bound(b, MathFn.TANH, 5.5, 1.5);
     bound(b, MathFn.ASINH, 2, 1.5);
     bound(b, MathFn.ACOSH, 0.6, 2);
     bound(b, MathFn.ATANH, 2, 1.5);
