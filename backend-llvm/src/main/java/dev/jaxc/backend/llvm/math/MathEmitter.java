@@ -358,6 +358,11 @@ final class MathEmitter {
     return LLVMBuildSIToFP(b, i, wide().ft, "");
   }
 
+  /** An integral float value (in this emitter's integer's range) as that integer. */
+  public LLVMValueRef fptosi(LLVMValueRef x) {
+    return LLVMBuildFPToSI(b, x, it, "");
+  }
+
   /** The float {@code 2^k} for integers {@code k} in the normal exponent range. */
   public LLVMValueRef pow2(LLVMValueRef k) {
     return fromBits(shl(iadd(k, ic(bias())), ic(mantBits())));

@@ -212,9 +212,11 @@ class MathAccuracyTest {
   private static Map<String, Double> bounds() {
     Map<String, Double> b = new LinkedHashMap<>();
     // {f32, f64}: the measured maxima (baseline and host CPU) rounded up, with a little room.
-    bound(b, MathFn.EXP, 1, 1);
+    // f32: XLA:CPU's own exp (Cephes' polynomial, n clamped to ±127), bit for bit with jax.jit:
+    // up to 4.6 ulp just below overflow, 0.17 on average; expm1 uses it from 88 up, as XLA's does.
+    bound(b, MathFn.EXP, 5, 1);
     bound(b, MathFn.EXP2, 1, 1);
-    bound(b, MathFn.EXPM1, 1.5, 2);
+    bound(b, MathFn.EXPM1, 5, 2);
     bound(b, MathFn.LOG, 1, 1);
     bound(b, MathFn.LOG1P, 1, 1);
     bound(b, MathFn.SIN, 0.6, 1);
