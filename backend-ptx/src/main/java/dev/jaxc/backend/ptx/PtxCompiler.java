@@ -51,7 +51,7 @@ public final class PtxCompiler {
     return compileDescribed(program, sm, name).program();
   }
 
-  /** A compiled program and, per launch, the step it runs and whether it is grid-mapped. */
+  /** A compiled program and, per kernel of its launch table, the step it runs and whether it is grid-mapped. */
   public record Described(DeviceProgram program, List<String> steps, List<Boolean> mapped) {}
 
   /** As {@link #compile}, with each launch's step described (for the PTX file's comments, tests). */
@@ -81,8 +81,8 @@ public final class PtxCompiler {
         steps.add(l.step());
         mapped.add(l.mapped());
       }
-      DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, plan.workspaceBytes(), bytes(plan.inputs()),
-          bytes(plan.outputs()));
+      DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, kernels.program(), kernels.workspaceBytes(),
+          bytes(plan.inputs()), bytes(plan.outputs()));
       return new Described(p, steps, mapped);
     } finally {
       LLVMDisposeModule(module);

@@ -19,7 +19,7 @@ static int is(const char *m) {
   return v && strcmp(v, m) == 0;
 }
 
-static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, bad;
+static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, readbacks, bad;
 #define INC(x) __atomic_fetch_add(&(x), 1, __ATOMIC_SEQ_CST)
 int fake_stat(const char *name) {
   if (!strcmp(name, "loads")) return loads;
@@ -31,6 +31,7 @@ int fake_stat(const char *name) {
   if (!strcmp(name, "pushes")) return pushes;
   if (!strcmp(name, "pops")) return pops;
   if (!strcmp(name, "setattrs")) return setattrs;
+  if (!strcmp(name, "readbacks")) return readbacks;
   if (!strcmp(name, "bad")) return bad;
   return -1;
 }
@@ -136,6 +137,12 @@ CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
   return 0;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) {
+  memcpy(dst, (void *)(uintptr_t)src, n);
+  return 0;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t n, void *stream) {
+  (void)stream;
+  INC(readbacks);
   memcpy(dst, (void *)(uintptr_t)src, n);
   return 0;
 }
