@@ -40,6 +40,11 @@ public final class EmulatedLaunch {
 
   /** Compiles the emulation of {@code program.main()} for {@code sm} as entry point {@code name}. */
   public static CompiledModule compile(Program program, String sm, String name) {
+    return compile(program, sm, name, HostControl.Policy.fromEnvironment());
+  }
+
+  /** As {@link #compile(Program, String, String)}, with control flow driven from the host by {@code policy}. */
+  public static CompiledModule compile(Program program, String sm, String name, HostControl.Policy policy) {
     TargetSpec device = PtxTarget.spec(sm);
     Plan plan = PtxCompiler.plan(program);
     Llvm.init();
@@ -50,7 +55,7 @@ public final class EmulatedLaunch {
     try {
       // The device's spec: kernels choose their code for the GPU (no C library, no CPU vectors).
       try (Ir ir = new Ir(ctx, module, device, PtxTarget.NUMERICS)) {
-        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated());
+        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated(), policy);
         EntryPoint.emit(ir, plan, name, Consts.NONE, host.arch(), bases -> launchAll(ir, plan, kernels, bases));
         // Tagged with this CPU and its features (MCJIT's own machine is generic): a GPU always has
         // FMA, and without the host's, llvm.fmuladd would round twice where the GPU rounds once.

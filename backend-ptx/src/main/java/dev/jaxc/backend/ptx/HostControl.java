@@ -38,13 +38,24 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * stopped after an odd number of iterations. A scan's x and y slices are the xs and ys buffers
  * offset by the iteration.
  */
-final class HostControl {
-  /**
-   * {@code JAXC_PTX_HOST_CONTROL=always} drives every construct that can be from the host, {@code
-   * never} none: for tests (the emulated corpus proves the host-driven program on small cases)
-   * and for comparing the two on a GPU.
-   */
-  private static final String FORCE = java.util.Objects.requireNonNullElse(System.getenv("JAXC_PTX_HOST_CONTROL"), "");
+public final class HostControl {
+  /** Which constructs are driven from the host. */
+  public enum Policy {
+    /** The rule above. */
+    RULE,
+    /** Every construct that can be (tests: small cases prove the host-driven program). */
+    ALWAYS,
+    /** None (the first slice's one kernel per construct; to compare the two on a GPU). */
+    NEVER;
+
+    /** {@code JAXC_PTX_HOST_CONTROL=always|never}, else the rule. */
+    public static Policy fromEnvironment() {
+      String v = System.getenv("JAXC_PTX_HOST_CONTROL");
+      if ("always".equals(v)) return ALWAYS;
+      if ("never".equals(v)) return NEVER;
+      return RULE;
+    }
+  }
 
   private HostControl() {}
 
@@ -53,7 +64,7 @@ final class HostControl {
     String p = e.primitive();
     boolean loop = p.equals("while") || p.equals("scan");
     if (!loop && !p.equals("cond")) return null;
-    if (loop && inLoop) return null;
+    if ((loop && inLoop) || ks.policy == Policy.NEVER) return null;
     ControlFlowPlan c = plan.controlFlow(e);
     int mark = ks.mark();
     int slotMark = ks.slotMark();
@@ -63,7 +74,7 @@ final class HostControl {
     else if (c instanceof ControlFlowPlan.Scan s) r = d.scan(s);
     else if (c instanceof ControlFlowPlan.Cond k) r = d.cond(k, inLoop);
     else throw new AssertionError(c);
-    if (r != null && (d.parallel || FORCE.equals("always")) && !FORCE.equals("never")) return r;
+    if (r != null && (d.parallel || ks.policy == Policy.ALWAYS)) return r;
     ks.rollBack(mark, slotMark);
     return null;
   }

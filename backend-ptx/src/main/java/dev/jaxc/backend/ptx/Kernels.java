@@ -37,6 +37,7 @@ final class Kernels {
   final Ir ir;
   final String name;
   final GridRegions regions;
+  final HostControl.Policy policy;
   private final int inputs;
   private final int outputs;
   private final LLVMTypeRef type;
@@ -48,8 +49,9 @@ final class Kernels {
   /** Workspace slots (after the plan's workspace) for branch numbers read back by the host. */
   private int slots;
 
-  private Kernels(Ir ir, Plan plan, String name, ThreadIndex index) {
+  private Kernels(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy) {
     this.ir = ir;
+    this.policy = policy;
     this.name = name;
     this.regions = new GridRegions(ir, index);
     this.inputs = plan.inputs().size();
@@ -61,8 +63,8 @@ final class Kernels {
     this.type = ir.fnType(ir.voidType, params);
   }
 
-  static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index) {
-    Kernels k = new Kernels(ir, plan, name, index);
+  static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy) {
+    Kernels k = new Kernels(ir, plan, name, index, policy);
     List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top(), false);
     return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, k.workspaceBytes());
   }

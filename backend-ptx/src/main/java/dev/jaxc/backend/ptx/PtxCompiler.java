@@ -56,6 +56,11 @@ public final class PtxCompiler {
 
   /** As {@link #compile}, with each launch's step described (for the PTX file's comments, tests). */
   public static Described compileDescribed(Program program, String sm, String name) {
+    return compileDescribed(program, sm, name, HostControl.Policy.fromEnvironment());
+  }
+
+  /** As {@link #compileDescribed(Program, String, String)}, with control flow driven from the host by {@code policy}. */
+  public static Described compileDescribed(Program program, String sm, String name, HostControl.Policy policy) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
     TargetSpec target = PtxTarget.spec(sm);
     Plan plan = plan(program);
@@ -65,7 +70,7 @@ public final class PtxCompiler {
     try (TargetMachine tm = new TargetMachine(target)) {
       Kernels.Emitted kernels;
       try (Ir ir = new Ir(ctx, module, target, PtxTarget.NUMERICS)) {
-        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx());
+        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx(), policy);
         for (LLVMValueRef k : kernels.functions()) LLVMSetFunctionCallConv(k, PTX_KERNEL);
         forDevice(ir, target);
       }
