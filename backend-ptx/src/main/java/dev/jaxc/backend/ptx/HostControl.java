@@ -25,11 +25,15 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * construct in one GPU thread.
  *
  * <p>The rule: a construct is driven from the host when one of its bodies has a grid-mapped
- * kernel of at least {@link GridMapping#BLOCK} threads; otherwise (all its bodies' steps are
- * scalar or one-thread) a launch per step would cost more than the whole loop on one thread, and
- * it stays one device kernel. Host-driven loops do not nest (a kernel has one iteration
- * parameter): a while or scan inside a host-driven loop's body stays on the device; conds nest
- * freely. vmap's batched while (a predicate per element) and a scan with a literal xs stay on the
+ * kernel of at least {@link #SCAN_THREADS} threads for a scan, {@link #READ_BACK_THREADS} for a
+ * while or cond (a read-back, which synchronises, per iteration or branch); otherwise (all its
+ * bodies' steps scalar, one-thread or small) a launch per step would cost more than the whole
+ * loop on one thread, and it stays one device kernel. The thresholds are a little above where
+ * the two cost the same on an H200 (a scan: under 256 elements; a while: about 700): 100 iterations of an elementwise body over N f32 took 2.8 ms host-driven as a
+ * while (28 µs an iteration) and 0.35 ms as a scan (3.5 µs), and about 41 ns × N × 100 in one
+ * thread (1.05 ms at N = 256, 8.2 ms at 2048). Host-driven loops do not nest (a kernel has one
+ * iteration parameter): a while or scan inside a host-driven loop's body stays on the device;
+ * conds nest freely. vmap's batched while (a predicate per element) and a scan with a literal xs stay on the
  * device too.
  *
  * <p>Carries are double-buffered as on the CPU ({@link ControlFlowPlan}): the result buffers and
@@ -57,6 +61,11 @@ public final class HostControl {
     }
   }
 
+  /** Threads of a body kernel that make a scan worth driving from the host. */
+  static final long SCAN_THREADS = GridMapping.BLOCK;
+  /** Likewise for a while or cond, which read a value back (and synchronise) each time. */
+  static final long READ_BACK_THREADS = 4L * GridMapping.BLOCK;
+
   private HostControl() {}
 
   /** The nodes of step {@code e} driven from the host, or null to emit it as one kernel. */
@@ -68,7 +77,7 @@ public final class HostControl {
     ControlFlowPlan c = plan.controlFlow(e);
     int mark = ks.mark();
     int slotMark = ks.slotMark();
-    Drive d = new Drive(ks, plan, e, a);
+    Drive d = new Drive(ks, plan, e, a, p.equals("scan") ? SCAN_THREADS : READ_BACK_THREADS);
     List<DeviceProgram.Node> r;
     if (c instanceof ControlFlowPlan.While w) r = d.whileLoop(w);
     else if (c instanceof ControlFlowPlan.Scan s) r = d.scan(s);
@@ -84,10 +93,13 @@ public final class HostControl {
     final Plan plan;
     final Eqn e;
     final KernelAddresses a;
+    /** Threads a body kernel needs to be worth the launches. */
+    final long threshold;
     /** Whether a body has a kernel worth the launches. */
     boolean parallel;
 
-    Drive(Kernels ks, Plan plan, Eqn e, KernelAddresses a) {
+    Drive(Kernels ks, Plan plan, Eqn e, KernelAddresses a, long threshold) {
+      this.threshold = threshold;
       this.ks = ks;
       this.plan = plan;
       this.e = e;
@@ -100,7 +112,7 @@ public final class HostControl {
       int mark = ks.mark();
       List<DeviceProgram.Node> r = ks.steps(body, KernelAddresses.body(inputs, outputs), inLoop);
       for (GridMapping.ProgramLaunch l : ks.since(mark)) {
-        if (l.mapped() && (long) l.gridX() * l.blockX() >= GridMapping.BLOCK) parallel = true;
+        if (l.mapped() && (long) l.gridX() * l.blockX() >= threshold) parallel = true;
       }
       return r;
     }
