@@ -40,8 +40,8 @@ class PtxHostControlTest {
       new Object[] {"control_scan_consts", 0, 1, 0},
       new Object[] {"control_scan_length_only", 0, 1, 0},
       new Object[] {"control_scan_empty", 0, 0, 0},        // length 0: only the carries' copies
-      new Object[] {"control_nested", 1, 0, 1},            // while with a cond; the inner scan stays on the device
-      new Object[] {"control_hoist_nested", 0, 1, 0},
+      new Object[] {"control_nested", 1, 1, 1},            // a scan in a cond in a while
+      new Object[] {"control_hoist_nested", 0, 2, 0},      // a scan in a scan
       new Object[] {"control_switch_in_scan", 0, 1, 1},
       new Object[] {"control_switch_clamped_high", 0, 0, 1},  // index above the last branch
       new Object[] {"control_switch_clamped_low", 0, 0, 1},   // negative index

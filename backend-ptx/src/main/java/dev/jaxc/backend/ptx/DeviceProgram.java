@@ -54,8 +54,9 @@ public record DeviceProgram(
 
   /**
    * One item of the program. Offsets are byte offsets into the workspace, where kernels leave
-   * what the host reads back (one synchronising device-to-host copy per read). Host-driven loops
-   * do not nest, so a launch's iteration parameter is the one enclosing loop's counter.
+   * what the host reads back (one synchronising device-to-host copy per read). A launch's
+   * iteration parameter is the innermost enclosing loop's counter (kernels of a nested loop find
+   * an outer loop's counter in the workspace, where a kernel of the outer loop stored it).
    */
   public sealed interface Node {
     /** Launch kernel {@code launches().get(launch)}. */

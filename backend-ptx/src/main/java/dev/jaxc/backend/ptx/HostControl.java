@@ -31,9 +31,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * loop on one thread, and it stays one device kernel. The thresholds are a little above where
  * the two cost the same on an H200 (a scan: under 256 elements; a while: about 700): 100 iterations of an elementwise body over N f32 took 2.8 ms host-driven as a
  * while (28 µs an iteration) and 0.35 ms as a scan (3.5 µs), and about 41 ns × N × 100 in one
- * thread (1.05 ms at N = 256, 8.2 ms at 2048). Host-driven loops do not nest (a kernel has one
- * iteration parameter): a while or scan inside a host-driven loop's body stays on the device;
- * conds nest freely. vmap's batched while (a predicate per element) and a scan with a literal xs stay on the
+ * thread (1.05 ms at N = 256, 8.2 ms at 2048). Constructs nest: a loop's kernels get its
+ * iteration as their parameter, and where a nested loop's kernels need an outer loop's iteration
+ * (its carries' parity, its slices), a one-thread kernel at the start of each outer iteration
+ * stores it in a workspace slot they read ({@link Kernels.Loop}). vmap's batched while (a predicate per element) and a scan with a literal xs stay on the
  * device too.
  *
  * <p>Carries are double-buffered as on the CPU ({@link ControlFlowPlan}): the result buffers and
@@ -69,11 +70,11 @@ public final class HostControl {
   private HostControl() {}
 
   /** The nodes of step {@code e} driven from the host, or null to emit it as one kernel. */
-  static List<DeviceProgram.Node> tryDrive(Kernels ks, Plan plan, Eqn e, KernelAddresses a, boolean inLoop) {
+  static List<DeviceProgram.Node> tryDrive(Kernels ks, Plan plan, Eqn e, KernelAddresses a) {
     String p = e.primitive();
     boolean loop = p.equals("while") || p.equals("scan");
     if (!loop && !p.equals("cond")) return null;
-    if ((loop && inLoop) || ks.policy == Policy.NEVER) return null;
+    if (ks.policy == Policy.NEVER) return null;
     ControlFlowPlan c = plan.controlFlow(e);
     int mark = ks.mark();
     int slotMark = ks.slotMark();
@@ -81,7 +82,7 @@ public final class HostControl {
     List<DeviceProgram.Node> r;
     if (c instanceof ControlFlowPlan.While w) r = d.whileLoop(w);
     else if (c instanceof ControlFlowPlan.Scan s) r = d.scan(s);
-    else if (c instanceof ControlFlowPlan.Cond k) r = d.cond(k, inLoop);
+    else if (c instanceof ControlFlowPlan.Cond k) r = d.cond(k);
     else throw new AssertionError(c);
     if (r != null && (d.parallel || ks.policy == Policy.ALWAYS)) return r;
     ks.rollBack(mark, slotMark);
@@ -107,10 +108,9 @@ public final class HostControl {
     }
 
     /** A body's steps as program nodes, noting whether any is parallel enough. */
-    List<DeviceProgram.Node> body(Plan body, List<KernelAddresses.Source> inputs, List<KernelAddresses.Source> outputs,
-        boolean inLoop) {
+    List<DeviceProgram.Node> body(Plan body, List<KernelAddresses.Source> inputs, List<KernelAddresses.Source> outputs) {
       int mark = ks.mark();
-      List<DeviceProgram.Node> r = ks.steps(body, KernelAddresses.body(inputs, outputs), inLoop);
+      List<DeviceProgram.Node> r = ks.steps(body, KernelAddresses.body(inputs, outputs));
       for (GridMapping.ProgramLaunch l : ks.since(mark)) {
         if (l.mapped() && (long) l.gridX() * l.blockX() >= threshold) parallel = true;
       }
@@ -129,18 +129,21 @@ public final class HostControl {
       for (int k = 0; k < n; k++) {
         if (!init(r, e.ins().get(cn + bn + k), type(e.outs().get(k)), results.get(k))) return null;
       }
+      Kernels.Loop loop = ks.enterLoop();
       List<KernelAddresses.Source> cur = new ArrayList<>();
       List<KernelAddresses.Source> next = new ArrayList<>();
       for (int k = 0; k < n; k++) {
-        cur.add(byParity(results.get(k), spares.get(k)));
-        next.add(byParity(spares.get(k), results.get(k)));
+        cur.add(byParity(loop, results.get(k), spares.get(k)));
+        next.add(byParity(loop, spares.get(k), results.get(k)));
       }
       List<KernelAddresses.Source> condIn = operands(0, cn);
       condIn.addAll(cur);
-      List<DeviceProgram.Node> cond = body(w.cond(), condIn, temps(List.of(w.predicate())), true);
+      List<DeviceProgram.Node> cond = new ArrayList<>(body(w.cond(), condIn, temps(List.of(w.predicate()))));
       List<KernelAddresses.Source> bodyIn = operands(cn, cn + bn);
       bodyIn.addAll(cur);
-      List<DeviceProgram.Node> body = body(w.body(), bodyIn, next, true);
+      List<DeviceProgram.Node> body = body(w.body(), bodyIn, next);
+      if (loop.read) cond.add(0, ks.counter(loop));  // the cond runs first in each iteration
+      ks.exitLoop(loop);
       List<DeviceProgram.Node> exit = new ArrayList<>();
       for (int k = 0; k < n; k++) copy(exit, spares.get(k), results.get(k), type(e.outs().get(k)), "carry copy-back");
       r.add(new DeviceProgram.Node.While(cond, w.predicate().offset(), body, exit));
@@ -167,38 +170,44 @@ public final class HostControl {
         // nothing runs: the carries are in place; still decide as for a loop (no kernel is worth it)
         return r;
       }
+      Kernels.Loop loop = ks.enterLoop();
       List<KernelAddresses.Source> in = operands(0, nc);
       for (int k = 0; k < nCarry; k++) {
-        in.add(scanParity(length, results.get(k), spares.get(k)));
+        in.add(scanParity(loop, length, results.get(k), spares.get(k)));
       }
       for (int j = nc + nCarry; j < n; j++) {
         KernelAddresses.Source xs = operand(e.ins().get(j));
-        if (xs == null) return null;
-        in.add(slice(xs, bytes(type(s.body().inputs().get(j))), length, reverse));
+        if (xs == null) {
+          ks.exitLoop(loop);
+          return null;
+        }
+        in.add(slice(loop, xs, bytes(type(s.body().inputs().get(j))), length, reverse));
       }
       List<KernelAddresses.Source> out = new ArrayList<>();
-      for (int k = 0; k < nCarry; k++) out.add(scanParity(length, spares.get(k), results.get(k)));
+      for (int k = 0; k < nCarry; k++) out.add(scanParity(loop, length, spares.get(k), results.get(k)));
       List<KernelAddresses.Source> ys = results(nCarry, e.outs().size());
       for (int k = nCarry; k < e.outs().size(); k++) {
-        out.add(slice(ys.get(k - nCarry), bytes(type(s.body().outputs().get(k))), length, reverse));
+        out.add(slice(loop, ys.get(k - nCarry), bytes(type(s.body().outputs().get(k))), length, reverse));
       }
-      List<DeviceProgram.Node> body = body(s.body(), in, out, true);
+      List<DeviceProgram.Node> body = new ArrayList<>(body(s.body(), in, out));
+      if (loop.read) body.add(0, ks.counter(loop));
+      ks.exitLoop(loop);
       r.add(new DeviceProgram.Node.Repeat(length, body));
       return r;
     }
 
-    List<DeviceProgram.Node> cond(ControlFlowPlan.Cond c, boolean inLoop) {
+    List<DeviceProgram.Node> cond(ControlFlowPlan.Cond c) {
       int nb = c.branches().size();
       List<KernelAddresses.Source> args = operands(1, e.ins().size());
       List<KernelAddresses.Source> results = results(0, e.outs().size());
-      if (nb == 1) return body(c.branches().get(0), args, results, inLoop);
+      if (nb == 1) return body(c.branches().get(0), args, results);
       KernelAddresses.Source index = operand(e.ins().get(0));
       if (index == null) return null;  // a literal index: rare; one kernel
       long slot = ks.slot();
       List<DeviceProgram.Node> r = new ArrayList<>();
       r.add(ks.branchNumber(index, type(e.ins().get(0)), nb, slot));
       List<List<DeviceProgram.Node>> branches = new ArrayList<>();
-      for (Plan b : c.branches()) branches.add(body(b, args, results, inLoop));
+      for (Plan b : c.branches()) branches.add(body(b, args, results));
       r.add(new DeviceProgram.Node.Switch(slot, branches));
       return r;
     }
@@ -247,20 +256,22 @@ public final class HostControl {
       return r;
     }
 
-    /** {@code even} at even iterations, {@code odd} at odd ones (while's carries). */
-    static KernelAddresses.Source byParity(KernelAddresses.Source even, KernelAddresses.Source odd) {
-      return (ir, k) -> ir.select(isEven(ir, k.iteration()), even.at(ir, k), odd.at(ir, k));
+    /** {@code even} at even iterations of {@code loop}, {@code odd} at odd ones (while's carries). */
+    KernelAddresses.Source byParity(Kernels.Loop loop, KernelAddresses.Source even, KernelAddresses.Source odd) {
+      return (ir, k) -> ir.select(isEven(ir, ks.iteration(k, loop)), even.at(ir, k), odd.at(ir, k));
     }
 
     /** {@code first} when {@code length - i} is even, else {@code second} (scan's carries). */
-    static KernelAddresses.Source scanParity(long length, KernelAddresses.Source first, KernelAddresses.Source second) {
-      return (ir, k) -> ir.select(isEven(ir, ir.sub(ir.i64(length), k.iteration())), first.at(ir, k), second.at(ir, k));
+    KernelAddresses.Source scanParity(Kernels.Loop loop, long length, KernelAddresses.Source first,
+        KernelAddresses.Source second) {
+      return (ir, k) -> ir.select(isEven(ir, ir.sub(ir.i64(length), ks.iteration(k, loop))), first.at(ir, k),
+          second.at(ir, k));
     }
 
     /** Slice t of a buffer of slices of {@code stride} bytes; t = i, or length - 1 - i reversed. */
-    static KernelAddresses.Source slice(KernelAddresses.Source base, long stride, long length, boolean reverse) {
+    KernelAddresses.Source slice(Kernels.Loop loop, KernelAddresses.Source base, long stride, long length, boolean reverse) {
       return (ir, k) -> {
-        LLVMValueRef i = k.iteration();
+        LLVMValueRef i = ks.iteration(k, loop);
         LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
         return ir.gep(ir.i8, base.at(ir, k), ir.mul(t, ir.i64(stride)));
       };

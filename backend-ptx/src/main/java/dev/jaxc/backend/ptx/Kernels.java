@@ -65,7 +65,7 @@ final class Kernels {
 
   static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy) {
     Kernels k = new Kernels(ir, plan, name, index, policy);
-    List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top(), false);
+    List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top());
     return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, k.workspaceBytes());
   }
 
@@ -82,12 +82,12 @@ final class Kernels {
     return slotsBase() + (long) slots++ * Plan.ALIGNMENT;
   }
 
-  /** The program of {@code plan}'s steps; {@code inLoop}: inside a host-driven loop's body. */
-  List<DeviceProgram.Node> steps(Plan plan, KernelAddresses addresses, boolean inLoop) {
+  /** The program of {@code plan}'s steps. */
+  List<DeviceProgram.Node> steps(Plan plan, KernelAddresses addresses) {
     StepFunctions sf = new StepFunctions(ir, plan, regions, bodies++ == 0 ? name : name + ".b" + (bodies - 1));
     List<DeviceProgram.Node> r = new ArrayList<>();
     for (Step s : plan.steps()) {
-      List<DeviceProgram.Node> driven = s instanceof Step.Kernel k ? HostControl.tryDrive(this, plan, k.eqn(), addresses, inLoop) : null;
+      List<DeviceProgram.Node> driven = s instanceof Step.Kernel k ? HostControl.tryDrive(this, plan, k.eqn(), addresses) : null;
       if (driven != null) r.addAll(driven);
       else r.add(step(sf, s, addresses));
     }
@@ -141,6 +141,51 @@ final class Kernels {
     LLVMValueRef b = ir.select(in, ir.trunc(wide, ir.i32), ir.i32(n - 1));
     ir.store(b, KernelAddresses.temp(ir, k, slot), 4);
     return finish(fn, "branch number", fn);
+  }
+
+  /**
+   * A host-driven loop being emitted. Kernels of its own body get its iteration as their
+   * parameter; kernels of a loop nested in it read it from its workspace slot, which a
+   * one-thread kernel at the start of each of its iterations writes ({@link #counter}).
+   */
+  static final class Loop {
+    final long slot;
+    /** Whether a kernel reads the slot (then the loop needs its counter kernel). */
+    boolean read;
+
+    Loop(long slot) {
+      this.slot = slot;
+    }
+  }
+
+  /** The host-driven loops around the kernels being emitted, innermost first. */
+  private final java.util.ArrayDeque<Loop> loops = new java.util.ArrayDeque<>();
+
+  /** Enters a host-driven loop (its body's kernels are emitted until {@link #exitLoop}). */
+  Loop enterLoop() {
+    Loop l = new Loop(slot());
+    loops.push(l);
+    return l;
+  }
+
+  void exitLoop(Loop l) {
+    if (loops.pop() != l) throw new IllegalStateException("host loops exited out of order");
+  }
+
+  /** Loop {@code l}'s iteration (i64) in kernel {@code k}: its parameter, or {@code l}'s slot. */
+  LLVMValueRef iteration(KernelAddresses.Params k, Loop l) {
+    if (loops.peek() == l) return k.iteration();
+    if (!loops.contains(l)) throw new IllegalStateException("the iteration of a loop the kernel is not in");
+    l.read = true;
+    return ir.load(ir.i64, KernelAddresses.temp(ir, k, l.slot), 8);
+  }
+
+  /** A one-thread kernel that stores its iteration parameter in loop {@code l}'s slot. */
+  DeviceProgram.Node counter(Loop l) {
+    LLVMValueRef fn = begin();
+    KernelAddresses.Params k = params(fn);
+    ir.store(k.iteration(), KernelAddresses.temp(ir, k, l.slot), 8);
+    return finish(fn, "loop counter", fn);
   }
 
   /** How many kernels are emitted so far (a mark to roll back to). */

@@ -44,7 +44,7 @@ public final class ProgramEmitter {
     if (n instanceof DeviceProgram.Node.Run r) {
       host.launch(r.launch(), iteration);
     } else if (n instanceof DeviceProgram.Node.While w) {
-      whileLoop(w);
+      whileLoop(w, iteration);
     } else if (n instanceof DeviceProgram.Node.Repeat p) {
       repeat(p);
     } else if (n instanceof DeviceProgram.Node.Switch s) {
@@ -54,7 +54,7 @@ public final class ProgramEmitter {
     }
   }
 
-  private void whileLoop(DeviceProgram.Node.While w) {
+  private void whileLoop(DeviceProgram.Node.While w, LLVMValueRef outer) {
     LLVMBasicBlockRef pre = ir.currentBlock();
     LLVMBasicBlockRef head = ir.block("while");
     LLVMBasicBlockRef body = ir.block("while.body");
@@ -75,7 +75,7 @@ public final class ProgramEmitter {
     ir.at(exit);
     ir.condBr(ir.icmp(LLVMIntNE, ir.and(i, ir.i64(1)), ir.i64(0)), odd, done);
     ir.at(odd);
-    nodes(w.oddExit(), i);
+    nodes(w.oddExit(), outer);  // after the loop: the enclosing loop's iteration
     ir.br(done);
     ir.at(done);
   }
