@@ -143,14 +143,41 @@ final class CompileOutputs {
     text.append("// jaxc DeviceProgram ").append(p.name()).append(' ').append(p.sm())
         .append(": workspace ").append(p.workspaceBytes()).append(" bytes; input bytes ").append(p.inputBytes())
         .append("; output bytes ").append(p.outputBytes()).append('\n');
-    text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers; launched in this order:\n");
-    for (int k = 0; k < p.launches().size(); k++) {
-      DeviceProgram.Launch l = p.launches().get(k);
-      text.append("//   launch ").append(l.kernel()).append(" grid ").append(l.gridX()).append(" block ")
-          .append(l.blockX()).append(" shared ").append(l.sharedBytes()).append("  (").append(d.steps().get(k))
-          .append(d.mapped().get(k) ? "" : "; one thread").append(")\n");
-    }
+    text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers and the host loop's iteration (i64);\n");
+    text.append("// the program (ws+N: a workspace offset the host reads back):\n");
+    program(text, d, p.program(), "//   ");
     return text.append(p.ptx()).toString();
+  }
+
+  private static void program(StringBuilder text, PtxCompiler.Described d, List<DeviceProgram.Node> nodes, String indent) {
+    DeviceProgram p = d.program();
+    for (DeviceProgram.Node n : nodes) {
+      if (n instanceof DeviceProgram.Node.Run r) {
+        int k = r.launch();
+        DeviceProgram.Launch l = p.launches().get(k);
+        text.append(indent).append("launch ").append(l.kernel()).append(" grid ").append(l.gridX()).append(" block ")
+            .append(l.blockX()).append(" shared ").append(l.sharedBytes()).append("  (").append(d.steps().get(k))
+            .append(d.mapped().get(k) ? "" : "; one thread").append(")\n");
+      } else if (n instanceof DeviceProgram.Node.While w) {
+        text.append(indent).append("while: cond\n");
+        program(text, d, w.cond(), indent + "  ");
+        text.append(indent).append("  predicate ws+").append(w.predicate()).append("; body\n");
+        program(text, d, w.body(), indent + "  ");
+        text.append(indent).append("  after an odd number of iterations\n");
+        program(text, d, w.oddExit(), indent + "  ");
+      } else if (n instanceof DeviceProgram.Node.Repeat r) {
+        text.append(indent).append("repeat ").append(r.trips()).append(" times\n");
+        program(text, d, r.body(), indent + "  ");
+      } else if (n instanceof DeviceProgram.Node.Switch s) {
+        text.append(indent).append("switch on ws+").append(s.index()).append('\n');
+        for (int b = 0; b < s.branches().size(); b++) {
+          text.append(indent).append("  branch ").append(b).append('\n');
+          program(text, d, s.branches().get(b), indent + "    ");
+        }
+      } else {
+        throw new AssertionError(n);
+      }
+    }
   }
 
   private static String header(String name, Jaxpr main, int baked, String source) {

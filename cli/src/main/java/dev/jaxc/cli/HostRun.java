@@ -84,7 +84,13 @@ final class HostRun {
    */
   static List<NpyArray> runEmulated(Program lowered, String name, String sm, List<NpyArray> inputs)
       throws InputMismatch {
-    try (CompiledModule m = EmulatedLaunch.compile(lowered, sm, name)) {
+    return runEmulated(lowered, name, sm, inputs, dev.jaxc.backend.ptx.HostControl.Policy.fromEnvironment());
+  }
+
+  /** As above, with cond, while and scan driven from the host by {@code policy}. */
+  static List<NpyArray> runEmulated(Program lowered, String name, String sm, List<NpyArray> inputs,
+      dev.jaxc.backend.ptx.HostControl.Policy policy) throws InputMismatch {
+    try (CompiledModule m = EmulatedLaunch.compile(lowered, sm, name, policy)) {
       return run(m, inputs, false);
     }
   }

@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.abi.Consts;
+import dev.jaxc.backend.llvm.abi.Libc;
 import dev.jaxc.backend.llvm.abi.EntryPoint;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.llvm.Llvm;
@@ -27,8 +28,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * emits (same plan, numerics, launches and grid mapping), with thread and block indices read from
  * globals ({@link ThreadIndex.Emulated}), compiled for the host, under the CPU backend's C ABI
  * entry point ({@code NAME(inputs, outputs)}, so {@code jaxc run}/{@code check} call it through
- * MCJIT as they call host code). The entry point runs each launch as the GPU would: for every
- * block, for every thread of the block, it sets the indices and calls the kernel. Threads run
+ * MCJIT as they call host code). The entry point runs the program as the host library does
+ * ({@link ProgramEmitter}: host-driven loops and branches, read-backs from the workspace) and
+ * each launch as the GPU would: for every block, for every thread of the block, it sets the
+ * indices and calls the kernel. Threads run
  * one after another, each to its end; kernels with barriers will run each barrier-delimited
  * region for all threads of a block before the next (POCL's scheme) once they have any.
  */
@@ -37,6 +40,11 @@ public final class EmulatedLaunch {
 
   /** Compiles the emulation of {@code program.main()} for {@code sm} as entry point {@code name}. */
   public static CompiledModule compile(Program program, String sm, String name) {
+    return compile(program, sm, name, HostControl.Policy.fromEnvironment());
+  }
+
+  /** As {@link #compile(Program, String, String)}, with control flow driven from the host by {@code policy}. */
+  public static CompiledModule compile(Program program, String sm, String name, HostControl.Policy policy) {
     TargetSpec device = PtxTarget.spec(sm);
     Plan plan = PtxCompiler.plan(program);
     Llvm.init();
@@ -47,7 +55,7 @@ public final class EmulatedLaunch {
     try {
       // The device's spec: kernels choose their code for the GPU (no C library, no CPU vectors).
       try (Ir ir = new Ir(ctx, module, device, PtxTarget.NUMERICS)) {
-        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated());
+        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated(), policy);
         EntryPoint.emit(ir, plan, name, Consts.NONE, host.arch(), bases -> launchAll(ir, plan, kernels, bases));
         // Tagged with this CPU and its features (MCJIT's own machine is generic): a GPU always has
         // FMA, and without the host's, llvm.fmuladd would round twice where the GPU rounds once.
@@ -66,28 +74,52 @@ public final class EmulatedLaunch {
     }
   }
 
-  /** For each launch: for each block, for each thread: set the indices, call the kernel. */
+  /**
+   * Runs the program ({@link ProgramEmitter}): each launch as for each block, for each thread: set
+   * the indices, call the kernel; a read-back loads the workspace.
+   */
   private static void launchAll(Ir ir, Plan plan, Kernels.Emitted kernels, Function<Buffer, LLVMValueRef> bases) {
     int inputs = plan.inputs().size();
     int outputs = plan.outputs().size();
-    LLVMValueRef[] args = new LLVMValueRef[inputs + outputs + 1];
+    LLVMValueRef[] args = new LLVMValueRef[inputs + outputs + 2];
     for (int i = 0; i < inputs; i++) args[i] = bases.apply(new Buffer.Input(i, (ArrayType) plan.inputs().get(i).type()));
     for (int o = 0; o < outputs; o++) args[inputs + o] = bases.apply(new Buffer.Output(o, (ArrayType) plan.outputs().get(o).type()));
-    args[inputs + outputs] = workspace(ir, plan, bases);
-    List<LLVMValueRef> fns = kernels.functions();
-    for (int k = 0; k < fns.size(); k++) {
-      GridMapping.ProgramLaunch l = kernels.launches().get(k);
-      LLVMValueRef fn = fns.get(k);
-      ir.store(ir.i64(l.gridX()), ThreadIndex.Emulated.global(ir, 2), 8);
-      ir.store(ir.i64(l.blockX()), ThreadIndex.Emulated.global(ir, 3), 8);
-      loop(ir, l.gridX(), b -> {
-        ir.store(b, ThreadIndex.Emulated.global(ir, 0), 8);
-        loop(ir, l.blockX(), t -> {
-          ir.store(t, ThreadIndex.Emulated.global(ir, 1), 8);
-          ir.call(LLVMGlobalGetValueType(fn), fn, args);
-        });
-      });
+    // Slots the host reads back lie after the plan's workspace: then the emulation has its own block.
+    boolean own = kernels.workspaceBytes() > plan.workspaceBytes();
+    LLVMValueRef block = own ? Libc.malloc(ir, ir.i64(kernels.workspaceBytes() + Plan.ALIGNMENT - 1)) : null;
+    LLVMValueRef ws;
+    if (own) {
+      LLVMValueRef address = LLVMBuildPtrToInt(ir.b, block, ir.i64, "");
+      ws = ir.gep(ir.i8, block, ir.and(ir.sub(ir.i64(0), address), ir.i64(Plan.ALIGNMENT - 1)));
+    } else {
+      ws = workspace(ir, plan, bases);
     }
+    args[inputs + outputs] = ws;
+    List<LLVMValueRef> fns = kernels.functions();
+    ProgramEmitter.emit(ir, kernels.program(), new ProgramEmitter.Host() {
+      @Override
+      public void launch(int k, LLVMValueRef iteration) {
+        GridMapping.ProgramLaunch l = kernels.launches().get(k);
+        LLVMValueRef fn = fns.get(k);
+        args[inputs + outputs + 1] = iteration;
+        ir.store(ir.i64(l.gridX()), ThreadIndex.Emulated.global(ir, 2), 8);
+        ir.store(ir.i64(l.blockX()), ThreadIndex.Emulated.global(ir, 3), 8);
+        loop(ir, l.gridX(), b -> {
+          ir.store(b, ThreadIndex.Emulated.global(ir, 0), 8);
+          loop(ir, l.blockX(), t -> {
+            ir.store(t, ThreadIndex.Emulated.global(ir, 1), 8);
+            ir.call(LLVMGlobalGetValueType(fn), fn, args);
+          });
+        });
+      }
+
+      @Override
+      public LLVMValueRef read(long offset, int bytes) {
+        LLVMValueRef p = ir.gep(ir.i8, ws, ir.i64(offset));
+        return bytes == 1 ? ir.intCast(ir.load(ir.i8, p, 1), ir.i32, false) : ir.load(ir.i32, p, 4);
+      }
+    });
+    if (own) Libc.free(ir, block);
   }
 
   /** The workspace's base: a temporary's address less its offset (null when there is none). */

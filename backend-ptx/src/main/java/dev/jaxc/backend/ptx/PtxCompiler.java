@@ -51,11 +51,16 @@ public final class PtxCompiler {
     return compileDescribed(program, sm, name).program();
   }
 
-  /** A compiled program and, per launch, the step it runs and whether it is grid-mapped. */
+  /** A compiled program and, per kernel of its launch table, the step it runs and whether it is grid-mapped. */
   public record Described(DeviceProgram program, List<String> steps, List<Boolean> mapped) {}
 
   /** As {@link #compile}, with each launch's step described (for the PTX file's comments, tests). */
   public static Described compileDescribed(Program program, String sm, String name) {
+    return compileDescribed(program, sm, name, HostControl.Policy.fromEnvironment());
+  }
+
+  /** As {@link #compileDescribed(Program, String, String)}, with control flow driven from the host by {@code policy}. */
+  public static Described compileDescribed(Program program, String sm, String name, HostControl.Policy policy) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
     TargetSpec target = PtxTarget.spec(sm);
     Plan plan = plan(program);
@@ -65,7 +70,7 @@ public final class PtxCompiler {
     try (TargetMachine tm = new TargetMachine(target)) {
       Kernels.Emitted kernels;
       try (Ir ir = new Ir(ctx, module, target, PtxTarget.NUMERICS)) {
-        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx());
+        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx(), policy);
         for (LLVMValueRef k : kernels.functions()) LLVMSetFunctionCallConv(k, PTX_KERNEL);
         forDevice(ir, target);
       }
@@ -81,8 +86,8 @@ public final class PtxCompiler {
         steps.add(l.step());
         mapped.add(l.mapped());
       }
-      DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, plan.workspaceBytes(), bytes(plan.inputs()),
-          bytes(plan.outputs()));
+      DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, kernels.program(), kernels.workspaceBytes(),
+          bytes(plan.inputs()), bytes(plan.outputs()));
       return new Described(p, steps, mapped);
     } finally {
       LLVMDisposeModule(module);

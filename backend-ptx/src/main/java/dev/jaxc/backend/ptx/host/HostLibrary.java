@@ -9,6 +9,7 @@ import dev.jaxc.backend.llvm.llvm.LlvmException;
 import dev.jaxc.backend.llvm.llvm.TargetMachine;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.ptx.DeviceProgram;
+import dev.jaxc.backend.ptx.ProgramEmitter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -83,6 +84,7 @@ public final class HostLibrary {
       m = HostRuntime.parse(ctx);
       try (Ir ir = new Ir(ctx, m)) {
         entryPoints(ir, program, descriptor(ir, program));
+        steps(ir, program);
       }
       tm.configure(m);
       BytePointer err = new BytePointer((BytePointer) null);
@@ -138,6 +140,52 @@ public final class HostLibrary {
         ir.i32(smNumber(p.sm())),
     };
     return global(ir, "jaxc.ptx.descriptor", LLVMConstNamedStruct(programType, array(fields), fields.length));
+  }
+
+  /**
+   * Defines {@code jaxc.ptx.steps}, which {@code runtime.ll} declares: the program's nodes as host
+   * code ({@link ProgramEmitter}), each launch a call of {@code jaxc.ptx.launch_one} with the
+   * iteration stored in its parameter slot, each read-back a {@code jaxc.ptx.read_back} (which
+   * synchronises the stream); the first failing CUresult is returned.
+   */
+  private static void steps(Ir ir, DeviceProgram p) {
+    LLVMValueRef fn = runtimeFunction(ir, HostRuntime.STEPS);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    ir.addFunctionAttribute(fn, "nounwind");
+    ir.beginFunction(fn);
+    LLVMValueRef prog = LLVMGetParam(fn, 0);
+    LLVMValueRef funcs = LLVMGetParam(fn, 1);
+    LLVMValueRef params = LLVMGetParam(fn, 2);
+    LLVMValueRef iterationSlot = LLVMGetParam(fn, 3);
+    LLVMValueRef stream = LLVMGetParam(fn, 4);
+    LLVMValueRef ws = LLVMGetParam(fn, 5);
+    LLVMValueRef launchOne = runtimeFunction(ir, HostRuntime.LAUNCH_ONE);
+    LLVMValueRef readBack = runtimeFunction(ir, HostRuntime.READ_BACK);
+    LLVMValueRef value = ir.entryAlloca(ir.i32, 4);
+    ProgramEmitter.emit(ir, p.program(), new ProgramEmitter.Host() {
+      @Override
+      public void launch(int launch, LLVMValueRef iteration) {
+        ir.store(iteration, iterationSlot, 8);
+        check(ir.call(LLVMGlobalGetValueType(launchOne), launchOne, prog, funcs, ir.i32(launch), params, stream));
+      }
+
+      @Override
+      public LLVMValueRef read(long offset, int bytes) {
+        ir.store(ir.i32(0), value, 4);
+        check(ir.call(LLVMGlobalGetValueType(readBack), readBack, value, ir.add(ws, ir.i64(offset)), ir.i64(bytes), stream));
+        return bytes == 1 ? ir.intCast(ir.load(ir.i8, value, 1), ir.i32, false) : ir.load(ir.i32, value, 4);
+      }
+
+      private void check(LLVMValueRef rc) {
+        org.bytedeco.llvm.LLVM.LLVMBasicBlockRef fail = ir.block("fail");
+        org.bytedeco.llvm.LLVM.LLVMBasicBlockRef ok = ir.block("ok");
+        ir.condBr(ir.icmp(LLVMIntNE, rc, ir.i32(0)), fail, ok);
+        ir.at(fail);
+        ir.ret(rc);
+        ir.at(ok);
+      }
+    });
+    ir.ret(ir.i32(0));
   }
 
   /** {@code sm_80} as 80, {@code sm_90a} as 90; 0 when {@code sm} names no number. */

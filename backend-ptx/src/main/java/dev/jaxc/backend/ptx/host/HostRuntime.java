@@ -25,6 +25,12 @@ final class HostRuntime {
   static final String CALL = "jaxc.ptx.call";
   /** {@code i64 (ptr program, i32 which, i32 index)}: a buffer's byte size, -1 if there is none. */
   static final String BYTES = "jaxc.ptx.bytes";
+  /** {@code i32 (ptr program, ptr funcs, ptr params, ptr iteration, ptr stream, i64 workspace)}: declared, HostLibrary defines it. */
+  static final String STEPS = "jaxc.ptx.steps";
+  /** {@code i32 (ptr program, ptr funcs, i32 kernel, ptr params, ptr stream)}: one launch's CUresult. */
+  static final String LAUNCH_ONE = "jaxc.ptx.launch_one";
+  /** {@code i32 (ptr dst, i64 src, i64 bytes, ptr stream)}: a synchronising read-back's CUresult. */
+  static final String READ_BACK = "jaxc.ptx.read_back";
   static final String PROGRAM_TYPE = "jaxc.ptx.program";
   static final String LAUNCH_TYPE = "jaxc.ptx.launch";
 

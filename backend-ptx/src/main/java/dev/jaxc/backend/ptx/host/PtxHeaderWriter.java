@@ -58,7 +58,9 @@ public final class PtxHeaderWriter {
     h.append("int32_t ").append(name).append("(const void *const *inputs, void *const *outputs);\n\n");
     h.append("/* Enqueues the function on `stream` (a CUstream; NULL: the legacy default stream) and\n");
     h.append("   returns without waiting: errors of the kernels themselves show at the next\n");
-    h.append("   synchronisation. Calls on different streams may run at once. */\n");
+    h.append("   synchronisation. Calls on different streams may run at once. A model whose while\n");
+    h.append("   loops or conds the host drives waits for `stream` at each read-back of a loop\n");
+    h.append("   predicate or branch number. */\n");
     h.append("int32_t ").append(name).append("_async(const void *const *inputs, void *const *outputs, void *stream);\n\n");
     h.append("/* Runs the function once on host buffers: copies the inputs to the device, runs,\n");
     h.append("   copies the outputs back (device staging memory is kept across calls). */\n");

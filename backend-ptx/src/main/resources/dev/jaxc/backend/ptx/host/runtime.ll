@@ -37,7 +37,7 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 
 @jaxc.ptx.libcuda = private unnamed_addr constant [13 x i8] c"libcuda.so.1\00"
 
-; The driver functions, by index. All but the last are required (a driver without one is "no
+; The driver functions, by index. All but cuCtxGetId are required (a driver without one is "no
 ; CUDA driver"); cuCtxGetId (CUDA 12) tells a destroyed context from a new one at the same address.
 ; The names are the ones libcuda exports for the current ABI (the _v2 ones where there are two).
 @jaxc.ptx.sym.0 = private unnamed_addr constant [7 x i8] c"cuInit\00"
@@ -63,9 +63,10 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 @jaxc.ptx.sym.20 = private unnamed_addr constant [15 x i8] c"cuCtxGetDevice\00"
 @jaxc.ptx.sym.21 = private unnamed_addr constant [21 x i8] c"cuDeviceGetAttribute\00"
 @jaxc.ptx.sym.22 = private unnamed_addr constant [11 x i8] c"cuCtxGetId\00"
-@jaxc.ptx.symbols = internal constant [23 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20, ptr @jaxc.ptx.sym.21, ptr @jaxc.ptx.sym.22]
+@jaxc.ptx.sym.23 = private unnamed_addr constant [21 x i8] c"cuMemcpyDtoHAsync_v2\00"
+@jaxc.ptx.symbols = internal constant [24 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20, ptr @jaxc.ptx.sym.21, ptr @jaxc.ptx.sym.22, ptr @jaxc.ptx.sym.23]
 
-@jaxc.ptx.driver = internal global [23 x ptr] zeroinitializer
+@jaxc.ptx.driver = internal global [24 x ptr] zeroinitializer
 ; 1 once the table is filled and cuInit succeeded (written with release, read with acquire)
 @jaxc.ptx.loaded = internal global i32 0, align 4
 ; one pthread_mutex_t (40 bytes on x86-64, 48 on AArch64; all-zero is PTHREAD_MUTEX_INITIALIZER)
@@ -80,7 +81,7 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 
 define internal ptr @jaxc.ptx.fn(i32 %k) alwaysinline nounwind {
 entry:
-  %p = getelementptr [23 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
+  %p = getelementptr [24 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
   %f = load ptr, ptr %p
   ret ptr %f
 }
@@ -154,18 +155,18 @@ open:
   br i1 %noh, label %nodriver, label %loop
 loop:
   %i = phi i32 [ 0, %open ], [ %i1, %next ]
-  %np = getelementptr [23 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
+  %np = getelementptr [24 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
   %name = load ptr, ptr %np
   %f = call ptr @dlsym(ptr %h, ptr %name)
-  %fp = getelementptr [23 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
+  %fp = getelementptr [24 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
   store ptr %f, ptr %fp
   %missing = icmp eq ptr %f, null
-  %required = icmp ult i32 %i, 22
+  %required = icmp ne i32 %i, 22
   %bad = and i1 %missing, %required
   br i1 %bad, label %nodriver, label %next
 next:
   %i1 = add i32 %i, 1
-  %more = icmp ult i32 %i1, 23
+  %more = icmp ult i32 %i1, 24
   br i1 %more, label %loop, label %init
 init:
   %cuInit = call ptr @jaxc.ptx.fn(i32 0)
@@ -593,8 +594,49 @@ bad:
   ret i32 1
 }
 
-; Copies inputs to the staging buffer (_host), launches every kernel with (inputs, outputs,
-; workspace), copies outputs back (_host). %work is null when neither is needed.
+; The program (HostLibrary generates it from DeviceProgram's nodes): launches, host-driven loops
+; and branches; 0 or the first failing CUresult. Arguments: the program, the context's CUfunction
+; per kernel, the kernel parameters (pointers to the values), the iteration parameter's value
+; slot, the stream, the workspace.
+declare i32 @jaxc.ptx.steps(ptr, ptr, ptr, ptr, ptr, i64)
+
+; Launches kernel %k of the program's table on %stream; the CUresult.
+define internal i32 @jaxc.ptx.launch_one(ptr %prog, ptr %funcs, i32 %k, ptr %params, ptr %stream) nounwind {
+entry:
+  %lp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 4
+  %launches = load ptr, ptr %lp
+  %fslot = getelementptr ptr, ptr %funcs, i32 %k
+  %f = load ptr, ptr %fslot
+  %gp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 1
+  %grid = load i32, ptr %gp
+  %bkp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 2
+  %block = load i32, ptr %bkp
+  %shp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 3
+  %shared = load i32, ptr %shp
+  %cuLaunchKernel = call ptr @jaxc.ptx.fn(i32 10)
+  %rl = call i32 %cuLaunchKernel(ptr %f, i32 %grid, i32 1, i32 1, i32 %block, i32 1, i32 1, i32 %shared, ptr %stream, ptr %params, ptr null)
+  ret i32 %rl
+}
+
+; Reads %n bytes of device memory at %src into %dst once the work enqueued on %stream before has
+; run: an asynchronous copy on the stream, then the stream synchronised (so NAME_async waits here
+; when its program reads back a loop predicate or a branch number). The CUresult.
+define internal i32 @jaxc.ptx.read_back(ptr %dst, i64 %src, i64 %n, ptr %stream) nounwind {
+entry:
+  %cuMemcpyDtoHAsync = call ptr @jaxc.ptx.fn(i32 23)
+  %r = call i32 %cuMemcpyDtoHAsync(ptr %dst, i64 %src, i64 %n, ptr %stream)
+  %fail = icmp ne i32 %r, 0
+  br i1 %fail, label %done, label %sync
+sync:
+  %cuStreamSynchronize = call ptr @jaxc.ptx.fn(i32 15)
+  %rs = call i32 %cuStreamSynchronize(ptr %stream)
+  ret i32 %rs
+done:
+  ret i32 %r
+}
+
+; Copies inputs to the staging buffer (_host), runs the program (@jaxc.ptx.steps: kernels with
+; (inputs, outputs, workspace, iteration)), copies outputs back (_host). %work is null when neither is needed.
 define internal i32 @jaxc.ptx.run(ptr %prog, ptr %rec, ptr %work, ptr %ins, ptr %outs, ptr %stream, i32 %mode) nounwind {
 entry:
   %nip = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 1
@@ -602,7 +644,7 @@ entry:
   %nop = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 2
   %nout = load i32, ptr %nop
   %nio = add i32 %nin, %nout
-  %nparams = add i32 %nio, 1
+  %nparams = add i32 %nio, 2   ; inputs, outputs, workspace, iteration
   %vals = alloca i64, i32 %nparams
   %params = alloca ptr, i32 %nparams
   %inbp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 6
@@ -700,32 +742,14 @@ wsset:
   %ws = phi i64 [ 0, %wsarg ], [ %wsv, %wsload ]
   %wslot = getelementptr i64, ptr %vals, i32 %nio
   store i64 %ws, ptr %wslot
-  %nlp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 3
-  %nl = load i32, ptr %nlp
-  %lp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 4
-  %launches = load ptr, ptr %lp
   %fp = getelementptr %jaxc.ptx.context, ptr %rec, i32 0, i32 4
   %funcs = load ptr, ptr %fp
-  %nolaunch = icmp eq i32 %nl, 0
-  br i1 %nolaunch, label %back, label %lloop
-lloop:
-  %k = phi i32 [ 0, %wsset ], [ %k1, %lnext ]
-  %fslot = getelementptr ptr, ptr %funcs, i32 %k
-  %f = load ptr, ptr %fslot
-  %gp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 1
-  %grid = load i32, ptr %gp
-  %bkp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 2
-  %block = load i32, ptr %bkp
-  %shp = getelementptr %jaxc.ptx.launch, ptr %launches, i32 %k, i32 3
-  %shared = load i32, ptr %shp
-  %cuLaunchKernel = call ptr @jaxc.ptx.fn(i32 10)
-  %rl = call i32 %cuLaunchKernel(ptr %f, i32 %grid, i32 1, i32 1, i32 %block, i32 1, i32 1, i32 %shared, ptr %stream, ptr %params, ptr null)
+  %islot = add i32 %nio, 1
+  %itslot = getelementptr i64, ptr %vals, i32 %islot
+  store i64 0, ptr %itslot
+  %rl = call i32 @jaxc.ptx.steps(ptr %prog, ptr %funcs, ptr %params, ptr %itslot, ptr %stream, i64 %ws)
   %lfail = icmp ne i32 %rl, 0
-  br i1 %lfail, label %cufail, label %lnext
-lnext:
-  %k1 = add i32 %k, 1
-  %lmore = icmp ult i32 %k1, %nl
-  br i1 %lmore, label %lloop, label %back
+  br i1 %lfail, label %cufail, label %back
 
 back:   ; _host: outputs back to the caller (ordered after the kernels on the legacy stream)
   %host2 = icmp eq i32 %mode, 2
@@ -755,7 +779,7 @@ bnext:
 ok:
   ret i32 0
 cufail:
-  %r = phi i32 [ %ra, %cufail0 ], [ %rh, %hcopy2 ], [ %rl, %lloop ], [ %rb, %bcopy ]
+  %r = phi i32 [ %ra, %cufail0 ], [ %rh, %hcopy2 ], [ %rl, %wsset ], [ %rb, %bcopy ]
   %c = call i32 @jaxc.ptx.code(i32 %r)
   ret i32 %c
 }

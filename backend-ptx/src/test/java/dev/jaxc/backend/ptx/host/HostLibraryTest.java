@@ -86,6 +86,9 @@ class HostLibraryTest {
     assertEquals("ok", run(List.of("./host_test", "ok"), env("fake", null)).strip());
     assertEquals("ok", run(List.of("./host_test", "ok"), env("fake-noid", null)).strip(), "driver without cuCtxGetId");
     assertEquals("ok", run(List.of("./host_test", "busy"), env("fake", "busy")).strip());
+    // the same C program against a library of a host-driven program (repeat, while, switch)
+    HostLibrary.linkShared(Vadd2.looping(), TargetSpec.x86_64(), dir.resolve("libvadd2.so"));
+    assertEquals("ok", run(List.of("./host_test", "program"), env("fake", null)).strip(), "host-driven program");
   }
 
   @Test

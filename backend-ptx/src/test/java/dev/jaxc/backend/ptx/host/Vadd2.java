@@ -29,6 +29,25 @@ final class Vadd2 {
         4L * N, List.of(4L * N, 4L * N), List.of(4L * N));
   }
 
+  /**
+   * vadd2's kernels in a host-driven program with the same result, for the fake driver (which
+   * knows {@code jaxc_test_count}; vadd2.ptx does not have it): add three times, a while loop
+   * whose condition kernel stores {@code iteration < 3} at ws+4000 and 1 at ws+4004, body add
+   * (odd exit: add), then a switch on ws+4004 whose branch 1 adds and doubles.
+   */
+  static DeviceProgram looping() {
+    DeviceProgram v = program();
+    List<DeviceProgram.Launch> launches = new java.util.ArrayList<>(v.launches());
+    launches.add(new DeviceProgram.Launch("jaxc_test_count", 1, 1, 0));
+    DeviceProgram.Node add = new DeviceProgram.Node.Run(0);
+    DeviceProgram.Node dbl = new DeviceProgram.Node.Run(1);
+    List<DeviceProgram.Node> nodes = List.of(
+        new DeviceProgram.Node.Repeat(3, List.of(add)),
+        new DeviceProgram.Node.While(List.of(new DeviceProgram.Node.Run(2)), 4000, List.of(add), List.of(add)),
+        new DeviceProgram.Node.Switch(4004, List.of(List.of(dbl), List.of(add, dbl))));
+    return new DeviceProgram(v.name(), v.sm(), v.ptx(), launches, nodes, 4096, v.inputBytes(), v.outputBytes());
+  }
+
   static String header() {
     Type t = new Type.ArrayType(DType.F32, Shape.of(N));
     return PtxHeaderWriter.write("vadd2", "vadd2.ptx", List.of(), List.of(new Var("a", t), new Var("b", t)),

@@ -19,7 +19,8 @@ static int is(const char *m) {
   return v && strcmp(v, m) == 0;
 }
 
-static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, bad;
+static int last_iteration = -1;
+static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, readbacks, bad;
 #define INC(x) __atomic_fetch_add(&(x), 1, __ATOMIC_SEQ_CST)
 int fake_stat(const char *name) {
   if (!strcmp(name, "loads")) return loads;
@@ -31,6 +32,8 @@ int fake_stat(const char *name) {
   if (!strcmp(name, "pushes")) return pushes;
   if (!strcmp(name, "pops")) return pops;
   if (!strcmp(name, "setattrs")) return setattrs;
+  if (!strcmp(name, "readbacks")) return readbacks;
+  if (!strcmp(name, "last_iteration")) return last_iteration;
   if (!strcmp(name, "bad")) return bad;
   return -1;
 }
@@ -87,8 +90,21 @@ static void k_double(void **params, unsigned threads) {
   if (!ws) { INC(bad); return; }
   for (unsigned i = 0; i < threads && i < N; i++) out[i] = ws[i] * 2.0f;
 }
+/* Vadd2.looping()'s loop kernel: the predicate byte at ws+4000 is iteration < 3 (params[4], the
+   host loop's iteration), the branch number at ws+4004 is 1. */
+static void k_count(void **params, unsigned threads) {
+  (void)threads;
+  unsigned char *ws = *(unsigned char **)params[3];
+  long long it = *(long long *)params[4];
+  if (!ws) { INC(bad); return; }
+  last_iteration = (int)it;
+  ws[4000] = it < 3;
+  int one = 1;
+  memcpy(ws + 4004, &one, 4);
+}
 struct func { const char *name; kernel_fn fn; unsigned max_shared; };
-static struct func funcs[] = {{"jaxc_test_add", k_add, 49152}, {"jaxc_test_double", k_double, 49152}};
+static struct func funcs[] = {{"jaxc_test_add", k_add, 49152}, {"jaxc_test_double", k_double, 49152},
+                              {"jaxc_test_count", k_count, 49152}};
 
 CUresult cuModuleLoadData(void **module, const void *image) {
   if (is("ptx222")) return 222;
@@ -136,6 +152,12 @@ CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
   return 0;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) {
+  memcpy(dst, (void *)(uintptr_t)src, n);
+  return 0;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t n, void *stream) {
+  (void)stream;
+  INC(readbacks);
   memcpy(dst, (void *)(uintptr_t)src, n);
   return 0;
 }

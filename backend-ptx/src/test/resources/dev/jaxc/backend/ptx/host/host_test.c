@@ -3,7 +3,8 @@
    ./host_test expect CODE       the fake driver fails: NAME and NAME_host answer CODE (NAME_async
                                  too unless the failure is in the synchronisation)
    ./host_test ok                the fake driver works: results, contexts, work memory, threads
-   ./host_test busy              the fake's events never complete: work blocks grow to 4 */
+   ./host_test busy              the fake's events never complete: work blocks grow to 4
+   ./host_test program           a library of Vadd2.looping(): host-driven repeat, while, switch */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -146,10 +147,34 @@ static int busy(void) {
   return 0;
 }
 
+/* Vadd2.looping(): repeat 3 x add; while (count: iteration < 3) add, an odd exit adds; switch on
+   count's 1: add, double. 13 launches, 5 read-backs (4 predicates, 1 branch), the same results. */
+static int program(void) {
+  float out[N];
+  const void *ins[2] = {a, b};
+  void *outs[1] = {out};
+  int l0 = count("launches"), r0 = count("readbacks"), s0 = count("syncs");
+  if (vadd2_host(ins, outs) != 0 || !right(out)) FAIL("host call");
+  if (count("launches") - l0 != 13) FAIL("launches %d", count("launches") - l0);
+  if (count("readbacks") - r0 != 5) FAIL("read-backs %d", count("readbacks") - r0);
+  if (count("syncs") - s0 != 6) FAIL("syncs %d (5 read-backs and the call's)", count("syncs") - s0);
+  if (count("last_iteration") != 3) FAIL("last iteration %d", count("last_iteration"));
+  unsigned long long da = dev_alloc(4 * N), db = dev_alloc(4 * N), dout = dev_alloc(4 * N);
+  memcpy((void *)(size_t)da, a, sizeof a);
+  memcpy((void *)(size_t)db, b, sizeof b);
+  const void *dins[2] = {(void *)(size_t)da, (void *)(size_t)db};
+  void *douts[1] = {(void *)(size_t)dout};
+  r0 = count("readbacks");
+  if (vadd2_async(dins, douts, (void *)0x400) != 0 || !right((float *)(size_t)dout)) FAIL("async call");
+  if (count("readbacks") - r0 != 5) FAIL("async read-backs %d", count("readbacks") - r0);
+  if (count("bad") != 0) FAIL("the fake driver saw %d bad calls", count("bad"));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   fill();
   if (argc < 2) return 2;
-  if (sizes()) return 1;
+  if (strcmp(argv[1], "program") && sizes()) return 1;
   if (!strcmp(argv[1], "nodriver")) {
     if (expect(VADD2_NO_CUDA_DRIVER)) return 1;
   } else if (!strcmp(argv[1], "expect")) {
@@ -157,7 +182,7 @@ int main(int argc, char **argv) {
   } else {
     cuda = dlopen("libcuda.so.1", RTLD_NOW);
     if (!cuda) FAIL("no fake libcuda.so.1 on LD_LIBRARY_PATH");
-    if (!strcmp(argv[1], "ok") ? ok() : busy()) return 1;
+    if (!strcmp(argv[1], "ok") ? ok() : !strcmp(argv[1], "program") ? program() : busy()) return 1;
   }
   puts("ok");
   return 0;
