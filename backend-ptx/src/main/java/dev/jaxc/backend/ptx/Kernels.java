@@ -17,7 +17,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * workspace)} (the uniform signature of {@link DeviceProgram}): it computes the step's buffer
  * addresses (inputs and outputs are its parameters, temporaries offsets into the workspace) and
  * calls the step's function, emitted by the CPU backend's {@link StepFunctions} with {@link
- * GridRegions} as its parallel regions. The same code serves the PTX module and the emulation.
+ * GridRegions} as its parallel regions, or, for reductions and row groups, the block-cooperative
+ * kernel {@link GpuReductions} emits. The same code serves the PTX module and the emulation.
  */
 final class Kernels {
   private Kernels() {}
@@ -26,7 +27,8 @@ final class Kernels {
   record Emitted(List<LLVMValueRef> functions, List<GridMapping.ProgramLaunch> launches) {}
 
   static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index) {
-    StepFunctions steps = new StepFunctions(ir, plan, new GridRegions(ir, index), name);
+    GpuReductions reductions = new GpuReductions(ir, index);
+    StepFunctions steps = new StepFunctions(ir, plan, new GridRegions(ir, index), name, reductions);
     int inputs = plan.inputs().size();
     int outputs = plan.outputs().size();
     LLVMTypeRef[] params = new LLVMTypeRef[inputs + outputs + 1];
@@ -50,7 +52,10 @@ final class Kernels {
       LLVMValueRef call = LLVMGetLastInstruction(ir.currentBlock());
       LLVMBuildRetVoid(ir.b);
       functions.add(fn);
-      launches.add(GridMapping.launch(kernel, describe(s), LLVMGetCalledValue(call)));
+      GpuReductions.Launch own = reductions.take();
+      launches.add(own != null
+          ? new GridMapping.ProgramLaunch(kernel, describe(s), Math.toIntExact(own.gridX()), own.blockX(), true, true)
+          : GridMapping.launch(kernel, describe(s), LLVMGetCalledValue(call)));
     }
     return new Emitted(functions, launches);
   }
