@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import generate as g  # noqa: E402
 from generate import jnp, lax, jax  # noqa: E402
-from generate import f32, f64, c64, i8, i16, i32, u8, b1, N, U, I, B, CN  # noqa: E402
+from generate import f16, bf16, f32, f64, c64, i8, i16, i32, u8, b1, N, U, I, B, CN  # noqa: E402
 from generate import T32M, T32L, T64, TC64, EXACT, EXACTF  # noqa: E402
 
 OUT = HERE / "gpu-reductions"
@@ -47,6 +47,14 @@ case("gpured_rows_f64", lambda x: (jnp.sum(x, axis=1), jnp.max(x, axis=1)), lamb
      "f64 row sums and max: 64-bit values shuffled in two halves", T64, x64=True)
 case("gpured_rows_c64", lambda x: (jnp.sum(x, axis=1),), lambda r: (CN(r, (20, 250)),),
      "complex64 row sums (both parts shuffled)", TC64)
+case("gpured_rows_f16_bf16", lambda x, y, z: (jnp.sum(x, axis=1), jnp.max(y, axis=1), jnp.sum(z)),
+     lambda r: (N(r, (10, 500), f16), N(r, (10, 450), bf16), N(r, (5000,), f16)),
+     "f16 row sums and full sum, bf16 row max: folded in f32, shuffled as f32", (1e-3, 1e-3))
+case("gpured_ordered_f32", lambda a, b, c: (jnp.sum(a), jnp.sum(b), jnp.sum(c, axis=0), jnp.prod(c[:3, :])),
+     lambda r: (N(r, (1000,)), N(r, (50, 70)), U(r, (40, 7), 0.5, 1.5)),
+     "small float sums in XLA's tree order: 32 windows over a warp's lanes, 2 x 3 windows, 40 rows x 7 columns", (1e-6, 1e-6))
+case("gpured_ordered_c64", lambda a: (jnp.sum(a), jnp.sum(a.reshape(10, 45), axis=1)), lambda r: (CN(r, (450,)),),
+     "complex64 sums in XLA's tree order: 15 windows of one result; 10 results", TC64)
 case("gpured_softmax_ragged", lambda x: (jax.nn.softmax(x, axis=-1),), lambda r: (N(r, (19, 517)),),
      "softmax row group: 19 rows of 517", T32L)
 case("gpured_layernorm_ragged",

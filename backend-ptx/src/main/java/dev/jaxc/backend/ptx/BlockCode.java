@@ -68,6 +68,14 @@ final class BlockCode {
     if (device) ir.intrinsic("llvm.nvvm.barrier0", new LLVMTypeRef[0]);
   }
 
+  /**
+   * Every lane's earlier writes, global memory included, visible to the other lanes of its warp
+   * ({@code bar.warp.sync}: lanes of a warp need not run in step since Volta).
+   */
+  void warpSync() {
+    if (device) ir.intrinsic("llvm.nvvm.bar.warp.sync", new LLVMTypeRef[0], ir.i32(-1));
+  }
+
   /** The lane of thread t in its warp. */
   LLVMValueRef lane(LLVMValueRef t) {
     return ir.and(t, ir.i64(WARP - 1));

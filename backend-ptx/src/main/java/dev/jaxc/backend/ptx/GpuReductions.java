@@ -17,7 +17,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * The steps whose GPU kernels are block-cooperative ({@link BlockCode}) instead of the CPU step's
  * code on a grid-stride loop: row groups and row reductions (a warp per row, {@link
  * RowReductions}), full reductions (a grid of blocks, then the last block combines, {@link
- * FullReduction}) and column reductions (a thread per kept column, {@link ColumnReduction}). Each
+ * FullReduction}), column reductions (a thread per kept column, {@link ColumnReduction}) and the
+ * rest, in XLA's order ({@link OrderedReduction}: a thread per result, a warp over the tree's windows). Each
  * folds as the CPU's memory-speed reduction of the same shape (ReductionShapes) where that order
  * can be kept with threads. Asked by the schedule emitter before it emits a step; the launch of
  * the step it took is then {@link #take}n by {@link Kernels}.
@@ -62,7 +63,8 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
       last = ColumnReduction.emit(ir, index, em.context(e), p.get());
       return true;
     }
-    return false;
+    last = OrderedReduction.emit(ir, index, em.context(e), p.get());
+    return true;
   }
 
   /** The launch of the step just emitted, if this class emitted it (then forgotten). */

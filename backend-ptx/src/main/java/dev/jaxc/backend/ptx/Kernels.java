@@ -54,7 +54,7 @@ final class Kernels {
       functions.add(fn);
       GpuReductions.Launch own = reductions.take();
       launches.add(own != null
-          ? new GridMapping.ProgramLaunch(kernel, describe(s), Math.toIntExact(own.gridX()), own.blockX(), true, true)
+          ? new GridMapping.ProgramLaunch(kernel, describe(s), Math.toIntExact(Math.max(1, own.gridX())), own.blockX(), true, true)
           : GridMapping.launch(kernel, describe(s), LLVMGetCalledValue(call)));
     }
     return new Emitted(functions, launches);

@@ -30,8 +30,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * accumulators (element k to lane k mod lanes, chunks then the tail) is thread L mod 32's slot L /
  * 32, the slots within a thread are combined pairwise as the CPU combines lanes j and j + h for h
  * ≥ 32, then {@code shfl.down} by 16, …, 1 does the rest of the pairwise tree, so the result has
- * the CPU's bits; lane 0's result is broadcast ({@code shfl.idx}) and every lane stores it, so the
- * later members read it back at their own row from their own store (no memory barrier needed).
+ * the CPU's bits; lane 0's result is broadcast ({@code shfl.idx}) and every lane stores it. Between
+ * members the warp synchronises ({@code bar.warp.sync}), so a member reads what any lane wrote for
+ * an earlier one at the row.
  */
 final class RowReductions {
   static final int WARPS = 8;
@@ -43,7 +44,11 @@ final class RowReductions {
     BlockCode bc = new BlockCode(ir, index, BLOCK);
     long count = GpuReductions.product(rows);
     LLVMValueRef first = ir.mul(bc.block(), ir.i64(WARPS));
-    for (Step s : members) {
+    for (int i = 0; i < members.size(); i++) {
+      Step s = members.get(i);
+      // A member may read what another lane of the warp wrote for an earlier one (a [rows, 1]
+      // value written by lane 0, a short row folded by fewer lanes than wrote it).
+      if (i > 0) bc.warpSync();
       if (s instanceof Step.Fusion f) {
         fusion(ir, bc, em, f, rows, count, first);
       } else if (s instanceof Step.Kernel k) {

@@ -47,6 +47,11 @@ public final class ReductionShapes {
     };
   }
 
+  /** Whether every order of folding gives the same bits (integers, bools, float max and min). */
+  public static boolean orderFree(Primitive p, DType d) {
+    return ReduceCombiners.orderFree(p, d);
+  }
+
   /** The reduced axes of a built-in reduction, ascending. */
   public static int[] axes(Eqn e) {
     return Arrays.stream(e.params().getLongs("axes")).mapToInt(Math::toIntExact).sorted().toArray();
