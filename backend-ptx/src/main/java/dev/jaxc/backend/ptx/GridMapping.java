@@ -12,7 +12,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * threads only if every thread may run all of its code outside its one parallel region: exactly
  * one {@code jaxc.grid.for} call, no loop around it (no cycle in the step's control flow), no store
  * except to the thread's own stack, no call except the region and side-effect-free intrinsics.
- * Then its chunks are spread over the grid; every other step (a reduction's final combine, a
+ * Then its chunks are spread over the grid; every other step (an argmax over everything, a
  * GEMM, sort, control flow, an output copy) runs as one thread, whose grid-stride loops cover
  * every chunk.
  */

@@ -60,7 +60,7 @@ final class RowReductions {
     return new GpuReductions.Launch((count + WARPS - 1) / WARPS, BLOCK);
   }
 
-  /** Thread t's row (flat) and whether it is one. */
+  /** Thread t's row (flat): the block's first row plus its warp. */
   private static LLVMValueRef row(Ir ir, LLVMValueRef first, LLVMValueRef t) {
     return ir.add(first, ir.udiv(t, ir.i64(BlockCode.WARP)));
   }
