@@ -31,9 +31,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * MCJIT as they call host code). The entry point runs the program as the host library does
  * ({@link ProgramEmitter}: host-driven loops and branches, read-backs from the workspace) and
  * each launch as the GPU would: for every block, for every thread of the block, it sets the
- * indices and calls the kernel. Threads run
- * one after another, each to its end; kernels with barriers will run each barrier-delimited
- * region for all threads of a block before the next (POCL's scheme) once they have any.
+ * indices and calls the kernel. Threads run one after another, each to its end. A cooperative
+ * kernel (barriers, shuffles: {@link BlockCode}) is called once per block and runs each of its
+ * phases for all threads of the block before the next (POCL's scheme).
  */
 public final class EmulatedLaunch {
   private EmulatedLaunch() {}
@@ -106,6 +106,11 @@ public final class EmulatedLaunch {
         ir.store(ir.i64(l.blockX()), ThreadIndex.Emulated.global(ir, 3), 8);
         loop(ir, l.gridX(), b -> {
           ir.store(b, ThreadIndex.Emulated.global(ir, 0), 8);
+          if (l.cooperative()) {
+            ir.store(ir.i64(0), ThreadIndex.Emulated.global(ir, 1), 8);
+            ir.call(LLVMGlobalGetValueType(fn), fn, args);
+            return;
+          }
           loop(ir, l.blockX(), t -> {
             ir.store(t, ThreadIndex.Emulated.global(ir, 1), 8);
             ir.call(LLVMGlobalGetValueType(fn), fn, args);

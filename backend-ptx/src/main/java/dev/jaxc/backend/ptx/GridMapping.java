@@ -12,7 +12,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * threads only if every thread may run all of its code outside its one parallel region: exactly
  * one {@code jaxc.grid.for} call, no loop around it (no cycle in the step's control flow), no store
  * except to the thread's own stack, no call except the region and side-effect-free intrinsics.
- * Then its chunks are spread over the grid; every other step (a reduction's final combine, a
+ * Then its chunks are spread over the grid; every other step (an argmax over everything, a
  * GEMM, sort, control flow, an output copy) runs as one thread, whose grid-stride loops cover
  * every chunk.
  */
@@ -27,14 +27,17 @@ final class GridMapping {
   /** The launch of kernel {@code name}, whose body is {@code step}. */
   static ProgramLaunch launch(String name, String step, LLVMValueRef fn) {
     long chunks = chunks(fn);
-    if (chunks < 1) return new ProgramLaunch(name, step, 1, 1, false);
+    if (chunks < 1) return new ProgramLaunch(name, step, 1, 1, false, false);
     int block = (int) Math.min(BLOCK, chunks);
     long blocks = Math.min(MAX_BLOCKS, (chunks + block - 1) / block);
-    return new ProgramLaunch(name, step, (int) blocks, block, true);
+    return new ProgramLaunch(name, step, (int) blocks, block, true, false);
   }
 
-  /** A kernel's launch, what step it runs, and whether its work is spread over the grid. */
-  record ProgramLaunch(String kernel, String step, int gridX, int blockX, boolean mapped) {}
+  /**
+   * A kernel's launch, what step it runs, whether its work is spread over the grid, and whether
+   * its threads cooperate within a block ({@link BlockCode}: the emulation calls it once per block).
+   */
+  record ProgramLaunch(String kernel, String step, int gridX, int blockX, boolean mapped, boolean cooperative) {}
 
   /**
    * The region's chunk count (at least 1) if the step may run on a grid, 1 for straight-line

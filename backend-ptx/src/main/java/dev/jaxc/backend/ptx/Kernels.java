@@ -24,7 +24,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * iteration)} (the uniform signature of {@link DeviceProgram}), and the program that launches
  * them. A step's kernel computes the step's buffer addresses ({@link KernelAddresses}) and calls
  * the step's function, emitted by the CPU backend's {@link StepFunctions} with {@link
- * GridRegions} as its parallel regions; a cond, while or scan step may instead become host-driven
+ * GridRegions} as its parallel regions (reductions and row groups: the block-cooperative kernel
+ * {@link GpuReductions} emits); a cond, while or scan step may instead become host-driven
  * control flow over its bodies' step kernels ({@link HostControl}), with small kernels of its own
  * (carry copies, a literal carry's store, a branch number). The same code serves the PTX module
  * and the emulation.
@@ -37,6 +38,8 @@ final class Kernels {
   final Ir ir;
   final String name;
   final GridRegions regions;
+  /** Reductions and row groups as block-cooperative kernels ({@link GpuReductions}). */
+  private final GpuReductions reductions;
   final HostControl.Policy policy;
   private final int inputs;
   private final int outputs;
@@ -54,6 +57,7 @@ final class Kernels {
     this.policy = policy;
     this.name = name;
     this.regions = new GridRegions(ir, index);
+    this.reductions = new GpuReductions(ir, index);
     this.inputs = plan.inputs().size();
     this.outputs = plan.outputs().size();
     this.planBytes = plan.workspaceBytes();
@@ -84,7 +88,7 @@ final class Kernels {
 
   /** The program of {@code plan}'s steps. */
   List<DeviceProgram.Node> steps(Plan plan, KernelAddresses addresses) {
-    StepFunctions sf = new StepFunctions(ir, plan, regions, bodies++ == 0 ? name : name + ".b" + (bodies - 1));
+    StepFunctions sf = new StepFunctions(ir, plan, regions, bodies++ == 0 ? name : name + ".b" + (bodies - 1), reductions);
     List<DeviceProgram.Node> r = new ArrayList<>();
     for (Step s : plan.steps()) {
       List<DeviceProgram.Node> driven = s instanceof Step.Kernel k ? HostControl.tryDrive(this, plan, k.eqn(), addresses) : null;
@@ -226,7 +230,12 @@ final class Kernels {
   private DeviceProgram.Node finish(LLVMValueRef fn, String step, LLVMValueRef analysed) {
     LLVMBuildRetVoid(ir.b);
     functions.add(fn);
-    launches.add(GridMapping.launch(LLVMGetValueName(fn).getString(), step, analysed));
+    String kernel = LLVMGetValueName(fn).getString();
+    // A reduction or row group emitted its own block-cooperative kernel, with its own launch.
+    GpuReductions.Launch own = reductions.take();
+    launches.add(own != null
+        ? new GridMapping.ProgramLaunch(kernel, step, Math.toIntExact(Math.max(1, own.gridX())), own.blockX(), true, true)
+        : GridMapping.launch(kernel, step, analysed));
     return new DeviceProgram.Node.Run(functions.size() - 1);
   }
 

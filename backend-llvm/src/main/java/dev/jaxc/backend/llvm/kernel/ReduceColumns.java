@@ -100,7 +100,7 @@ final class ReduceColumns {
     return parts(rows, width) * width * slotBytes(d);
   }
 
-  private static long parts(long rows, long width) {
+  static long parts(long rows, long width) {
     return Math.max(1, Math.min(Math.min(MAX_PARTS, rows), rows * width / PART_ELEMENTS));
   }
 

@@ -94,7 +94,7 @@ final class ReduceLanes {
   }
 
   /** The power of two ≤ the row length, at most LANE_BYTES of accumulators. */
-  private static long lanesFor(DType d, long m) {
+  static long lanesFor(DType d, long m) {
     long bytes = d == DType.F16 || d == DType.BF16 ? 4 : d.byteSize();
     long max = Math.max(1, LANE_BYTES / bytes);
     return Math.min(max, Long.highestOneBit(m));

@@ -45,9 +45,26 @@ public final class ScheduleEmitter {
   private final XlaRewrites rewrites;
   private final BufferAccess access;
   private final LoopEmitter loops;
+  private final StepOverride override;
+
+  /**
+   * A backend's own emission of some steps (the GPU's block-cooperative reductions): given the
+   * step and this emitter (for its operands' generators), it emits the step and returns true, or
+   * returns false to leave it to the common emission.
+   */
+  public interface StepOverride {
+    boolean emit(Step s, ScheduleEmitter emitter);
+  }
 
   /** {@code parallel}: the module's parallel regions (fusion loops may be split across threads). */
   public ScheduleEmitter(Ir ir, Plan plan, ParallelRegions parallel, Function<Buffer, LLVMValueRef> bases) {
+    this(ir, plan, parallel, bases, null);
+  }
+
+  /** As above, with {@code override} (null: none) asked first for every step. */
+  public ScheduleEmitter(Ir ir, Plan plan, ParallelRegions parallel, Function<Buffer, LLVMValueRef> bases,
+      StepOverride override) {
+    this.override = override;
     this.ir = ir;
     this.plan = plan;
     this.bases = bases;
@@ -63,6 +80,7 @@ public final class ScheduleEmitter {
 
   /** Emits one step at the builder's position. */
   public void emit(Step s) {
+    if (override != null && override.emit(s, this)) return;
     if (s instanceof Step.Fusion f) {
       fusion(f);
     } else if (s instanceof Step.CopyOut c) {
@@ -227,7 +245,28 @@ public final class ScheduleEmitter {
     return p;
   }
 
-  private KernelContext context(Eqn e) {
+  /** The plan being emitted. */
+  public Plan plan() {
+    return plan;
+  }
+
+  /** The buffer accesses this emitter uses. */
+  public BufferAccess access() {
+    return access;
+  }
+
+  /** The run-time address of buffer {@code b}. */
+  public LLVMValueRef base(Buffer b) {
+    return bases.apply(b);
+  }
+
+  /** A fusion root's generator, composed afresh (call it where its code should land). */
+  public ElementGenerator rootGenerator(Var root) {
+    return computed(plan.producer(root));
+  }
+
+  /** The context a kernel equation is emitted with: its operands' generators, its result buffers. */
+  public KernelContext context(Eqn e) {
     List<ElementGenerator> ops = new ArrayList<>();
     for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     List<LLVMValueRef> results = new ArrayList<>();

@@ -69,11 +69,16 @@ public final class StepFunctions {
 
   /** {@code name}: the entry point's; step functions are named {@code name.step.K}. */
   public StepFunctions(Ir ir, Plan plan, ParallelRegions parallel, String name) {
+    this(ir, plan, parallel, name, null);
+  }
+
+  /** As above, with a backend's {@code override} of some steps' emission (null: none). */
+  public StepFunctions(Ir ir, Plan plan, ParallelRegions parallel, String name, ScheduleEmitter.StepOverride override) {
     this.ir = ir;
     this.plan = plan;
     this.parallel = parallel;
     this.prefix = name + ".step.";
-    this.emitter = new ScheduleEmitter(ir, plan, parallel, b -> placeholder(b));
+    this.emitter = new ScheduleEmitter(ir, plan, parallel, b -> placeholder(b), override);
   }
 
   /** Emits a call per step at the builder's position; {@code bases}: each buffer's address there. */
