@@ -234,7 +234,8 @@ class MathAccuracyTest {
     bound(b, MathFn.ACOSH, 0.6, 2);
     bound(b, MathFn.ATANH, 2, 1.5);
     bound(b, MathFn.LOGISTIC, 2, 1.5);
-    bound(b, MathFn.ERF, 1.5, 1);
+    // f32: XLA:CPU's own rational approximation, bit for bit with jax.jit.
+    bound(b, MathFn.ERF, 5.5, 1);
     bound(b, MathFn.ERFC, 1.5, 3);
     bound(b, MathFn.ERF_INV, 3.5, 2);
     bound(b, MathFn.LGAMMA, "x > 0", 0.6, 3);
