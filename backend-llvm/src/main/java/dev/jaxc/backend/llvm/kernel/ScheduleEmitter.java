@@ -89,6 +89,8 @@ public final class ScheduleEmitter {
       kernel(k.eqn());
     } else if (s instanceof Step.Rows g) {
       rows(g);
+    } else if (s instanceof Step.MultiOutput m) {
+      multiOutput(m);
     } else {
       throw new AssertionError(s);
     }
@@ -232,6 +234,30 @@ public final class ScheduleEmitter {
     });
   }
 
+  /** Roots a multi-output kernel stores as it evaluates them (set while it is emitted). */
+  private final java.util.IdentityHashMap<Var, Boolean> storing = new java.util.IdentityHashMap<>();
+
+  /**
+   * The kernel reads each stored root through a generator that computes the element, stores it
+   * at its index and passes it on: the kernel evaluates each element once, so each is stored once.
+   */
+  private void multiOutput(Step.MultiOutput m) {
+    for (Var root : m.roots()) storing.put(root, true);
+    try {
+      kernel(m.kernel().eqn());
+    } finally {
+      storing.clear();
+    }
+  }
+
+  private ElementGenerator storedRoot(Var v) {
+    return idx -> {
+      Value x = computed(plan.producer(v)).at(idx);
+      access.store(bases.apply(plan.buffer(v)), type(v), idx, x);
+      return x;
+    };
+  }
+
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */
   private void kernel(Eqn e) {
     KernelLowering.emit(primitive(e), context(e));
@@ -285,6 +311,7 @@ public final class ScheduleEmitter {
    * parallel body's own frame).
    */
   private ElementGenerator fusedOrLoaded(Atom a) {
+    if (a instanceof Var v && storing.containsKey(v)) return storedRoot(v);
     if (a instanceof Var v && !plan.isMaterialised(v)) return idx -> computed(plan.producer(v)).at(idx);
     return of(a);
   }
@@ -300,6 +327,7 @@ public final class ScheduleEmitter {
   private ElementGenerator of(Atom a) {
     if (a instanceof Literal lit) return idx -> Constants.literal(ir, lit);
     Var v = (Var) a;
+    if (storing.containsKey(v)) return storedRoot(v);
     if (plan.isMaterialised(v)) {
       Buffer b = plan.buffer(v);
       return idx -> access.load(bases.apply(b), b.type(), idx);

@@ -142,6 +142,11 @@ final class RowFusion {
       return all;
     }
     if (s instanceof Step.CopyOut) return List.of();
+    if (s instanceof Step.MultiOutput m) {
+      List<Var> all = new ArrayList<>(m.kernel().eqn().outs());
+      all.addAll(m.roots());
+      return all;
+    }
     throw new AssertionError(s);
   }
 }
