@@ -1673,6 +1673,22 @@ case("reduce_multiout_rows", _mo_rows, lambda r: (N(r, (24, 200)), N(r, (24, 200
      "a returned 2-D value with its row sums and column maxima", T32M)
 
 
+def _mo_row_group(x):
+    v = jnp.sin(x) * 2.0 + x
+    return v, v / v.sum(axis=1, keepdims=True)
+
+
+def _mo_row_group_rev(x):
+    v = jnp.sin(x) * 2.0 + x
+    return v, v[::-1] / v.sum(axis=1, keepdims=True)
+
+
+case("reduce_multiout_row_group", _mo_row_group, lambda r: (U(r, (24, 200), 0.5, 2.0),),
+     "a returned value, its row sums and the value divided by them (one loop over rows)", T32M)
+case("reduce_multiout_row_group_rev", _mo_row_group_rev, lambda r: (U(r, (24, 200), 0.5, 2.0),),
+     "a returned value divided, rows reversed, by its row sums (read at other rows: not stored in the row loop)", T32M)
+
+
 def _mo_not_aligned(x):
     v = x + 1.5
     return v, jnp.sum(v * v[::-1])

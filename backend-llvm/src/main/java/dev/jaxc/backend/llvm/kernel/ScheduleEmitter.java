@@ -103,7 +103,7 @@ public final class ScheduleEmitter {
   private void rows(Step.Rows g) {
     long[] rows = g.shape();
     long work = 0;
-    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(((Step.Kernel) s).eqn().ins().get(0));
+    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(rowKernel(s).eqn().ins().get(0));
     List<Step> members = g.steps();
     loops.forEachParallel(rows, work, 1, r -> {
       List<ReduceSlot> slots = new ArrayList<>();
@@ -111,11 +111,14 @@ public final class ScheduleEmitter {
         Step s = members.get(i);
         if (s instanceof Step.Fusion f) {
           rowOfFusion(f, r);
-        } else if (s instanceof Step.Kernel k) {
+        } else if (s instanceof Step.Kernel || s instanceof Step.MultiOutput) {
+          Step.Kernel k = rowKernel(s);
+          if (s instanceof Step.MultiOutput m) for (Var root : m.roots()) storing.put(root, true);
           KernelContext cx = context(k.eqn());
           Var shared = keptOperand(k.eqn(), rows, members.subList(i + 1, members.size()));
           if (shared != null) cx = keeping(cx, shared, r, slots);
           KernelLowering.emitRow(primitive(k.eqn()), cx, r);
+          storing.clear();
         } else {
           throw new AssertionError(s);
         }
@@ -123,6 +126,11 @@ public final class ScheduleEmitter {
       kept.clear();
       slots.forEach(ReduceSlot::release);
     });
+  }
+
+  /** A row group member's reduction (a multi-output member's kernel). */
+  private static Step.Kernel rowKernel(Step s) {
+    return s instanceof Step.MultiOutput m ? m.kernel() : (Step.Kernel) s;
   }
 
   /** A row of a fused reduction operand kept on the stack for the group's later members. */

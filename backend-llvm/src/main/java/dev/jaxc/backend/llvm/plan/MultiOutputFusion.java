@@ -32,29 +32,34 @@ final class MultiOutputFusion {
   private final Map<Var, Producer> producers;
   private final Map<Var, Boolean> materialised;
   private final BackendRules rules;
+  private final RowFusion rowFusion;
   private final Function<Step, List<Var>> reads;
 
   MultiOutputFusion(Map<Var, Producer> producers, Map<Var, Boolean> materialised, BackendRules rules,
-      Function<Step, List<Var>> reads) {
+      RowFusion rowFusion, Function<Step, List<Var>> reads) {
     this.producers = producers;
     this.materialised = materialised;
     this.rules = rules;
+    this.rowFusion = rowFusion;
     this.reads = reads;
   }
 
   List<Step> merge(List<Step> steps) {
     List<Step> out = new ArrayList<>(steps);
     for (int j = 0; j < out.size(); j++) {
-      if (!(out.get(j) instanceof Step.Kernel k)) continue;
-      List<Var> roots = new ArrayList<>();
-      for (Var v : alignedValues(k.eqn())) {
-        int i = groupOf(out, v, j);
-        if (i < 0 || readBetween(out, v, i, j)) continue;
-        roots.add(v);
-      }
-      if (roots.isEmpty()) continue;
       Map<Var, Boolean> taken = new IdentityHashMap<>();
-      for (Var v : roots) taken.put(v, true);
+      Step merged;
+      if (out.get(j) instanceof Step.Kernel k) {
+        List<Var> roots = roots(out, j, k, List.of(), null);
+        if (roots.isEmpty()) continue;
+        roots.forEach(v -> taken.put(v, true));
+        merged = new Step.MultiOutput(k, roots);
+      } else if (out.get(j) instanceof Step.Rows g) {
+        merged = rows(out, j, g, taken);
+        if (merged == null) continue;
+      } else {
+        continue;
+      }
       int removed = 0;
       for (int s = j - 1; s >= 0; s--) {
         if (out.get(s) instanceof Step.Fusion f && taken.containsKey(f.roots().get(0))) {
@@ -63,9 +68,62 @@ final class MultiOutputFusion {
         }
       }
       j -= removed;
-      out.set(j, new Step.MultiOutput(k, roots));
+      out.set(j, merged);
     }
     return out;
+  }
+
+  /**
+   * A row group whose row reductions store values of their operands' chains for the row (the
+   * reduction evaluates each element of its row once), or null when none does. A stored value is
+   * then written inside the group, so every later member must read it at its own row only.
+   */
+  private Step.Rows rows(List<Step> out, int j, Step.Rows g, Map<Var, Boolean> taken) {
+    List<Step> members = new ArrayList<>(g.steps());
+    boolean any = false;
+    for (int m = 0; m < members.size(); m++) {
+      if (!(members.get(m) instanceof Step.Kernel k)) continue;
+      List<Var> roots = roots(out, j, k, members.subList(0, m), members.subList(m + 1, members.size()));
+      roots.removeIf(taken::containsKey);
+      if (roots.isEmpty()) continue;
+      roots.forEach(v -> taken.put(v, true));
+      members.set(m, new Step.MultiOutput(k, roots));
+      any = true;
+    }
+    if (!any) return null;
+    return new Step.Rows(g.rows(), members);
+  }
+
+  /**
+   * The values kernel {@code k} (at step {@code j}, or a member of the row group there after
+   * {@code before}) can store: their fusion groups come before step {@code j} and nothing between
+   * reads them; in a row group ({@code later} not null) every later member reads them at its row.
+   */
+  private List<Var> roots(List<Step> out, int j, Step.Kernel k, List<Step> before, List<Step> later) {
+    List<Var> roots = new ArrayList<>();
+    for (Var v : alignedValues(k.eqn())) {
+      int i = groupOf(out, v, j);
+      if (i < 0 || readBetween(out, v, i, j)) continue;
+      if (readBy(before, v)) continue;
+      if (later != null && !readAtRow(later, v, out.get(j))) continue;
+      roots.add(v);
+    }
+    return roots;
+  }
+
+  private boolean readBy(List<Step> steps, Var v) {
+    for (Step s : steps) for (Var u : reads.apply(s)) if (u == v) return true;
+    return false;
+  }
+
+  /** True if each step of {@code later} reads {@code v} only at its own row of group {@code g}. */
+  private boolean readAtRow(List<Step> later, Var v, Step g) {
+    Step.Rows rows = (Step.Rows) g;
+    Map<Var, Boolean> defined = new IdentityHashMap<>();
+    defined.put(v, true);
+    for (Step s : rows.steps()) for (Var u : RowFusion.defined(s)) defined.put(u, true);
+    for (Step s : later) if (!rowFusion.fits(s, rows.shape(), defined)) return false;
+    return true;
   }
 
   /**

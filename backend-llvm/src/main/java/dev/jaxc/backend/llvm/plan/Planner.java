@@ -104,8 +104,9 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
-    List<Step> steps = new RowFusion(producers, materialised, rules).group(schedule());
-    return assign(new MultiOutputFusion(producers, materialised, rules, this::read).merge(steps));
+    RowFusion rowFusion = new RowFusion(producers, materialised, rules);
+    List<Step> steps = rowFusion.group(schedule());
+    return assign(new MultiOutputFusion(producers, materialised, rules, rowFusion, this::read).merge(steps));
   }
 
   private Primitive primitive(Eqn e) {

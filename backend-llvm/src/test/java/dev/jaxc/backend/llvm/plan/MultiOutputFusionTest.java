@@ -92,4 +92,21 @@ class MultiOutputFusionTest {
     Plan p = Planner.plan(j, CpuBackendRules.WITHOUT_MULTI_OUTPUT);
     assertEquals(List.of(new Step.Fusion(List.of(out(j, 2))), new Step.Kernel(eqn(j, 5))), p.steps());
   }
+
+  @Test
+  void rowReductionInARowGroupStoresTheValueForItsRow() {
+    // v is returned and divided by its row sums: the row loop computes, stores and sums each row.
+    String body = "v:f32[8,4096] = sin a; s:f32[8] = reduce_sum[axes=(1,)] v; "
+        + "b:f32[8,4096] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(8, 4096) sharding=None] s; ";
+    Jaxpr j = typed("{ lambda ; a:f32[8,4096]. let " + body + "d:f32[8,4096] = div v b in (v, d) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Rows(List.of(8L), List.of(new Step.MultiOutput(new Step.Kernel(eqn(j, 1)), List.of(out(j, 0))),
+        new Step.Fusion(List.of(out(j, 3)))))), p.steps());
+    // A later member reads v at another row (rows reversed): v is written before the group.
+    Jaxpr r = typed("{ lambda ; a:f32[8,4096]. let " + body + "w:f32[8,4096] = rev[dimensions=(0,)] v; "
+        + "d:f32[8,4096] = div w b in (v, d) }");
+    Plan q = Planner.plan(r, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Fusion(List.of(out(r, 0))), new Step.Rows(List.of(8L), List.of(new Step.Kernel(eqn(r, 1)),
+        new Step.Fusion(List.of(out(r, 4)))))), q.steps());
+  }
 }
