@@ -1596,6 +1596,107 @@ _pl("cumulative_window", lambda x: lax.reduce_window(x, 0.0, lax.add, (x.shape[0
     lambda r: (N(r, (8,)),), "prefix sums written as a reduce_window")
 
 
+# Multi-output fusion: a value that is returned (or read again) and also feeds a reduction at the
+# same index is computed, stored and folded in one loop by jaxc; these check the stored values and
+# the reductions (full ones split across threads, rows, columns, ints, NaN, two reductions).
+def _mo_newton(a):
+    def cond(c):
+        i, g, d = c
+        return (i < 50) & (d > 1e-6)
+
+    def body(c):
+        i, g, d = c
+        k = 0.5 * (g + a / g)
+        return i + 1, k, jnp.max(jnp.abs(k - g))
+
+    return lax.while_loop(cond, body, (np.int32(0), a, np.float32(np.inf)))
+
+
+case("reduce_multiout_while_newton", _mo_newton, lambda r: (U(r, (9000,), 0.25, 4.0),),
+     "while body whose carried value also feeds the loop condition's max (the Newton benchmark's body on 9000 f32)", T32)
+
+
+def _mo_sum_value(x, y):
+    v = jnp.sin(x) * y + 1.0
+    return v, jnp.sum(v)
+
+
+case("reduce_multiout_sum_and_value", _mo_sum_value, lambda r: (N(r, (5000,)), N(r, (5000,))),
+     "a sum and the value it sums, both returned", T32M)
+case("reduce_multiout_sum_small", _mo_sum_value, lambda r: (N(r, (1000,)), N(r, (1000,))),
+     "a sum (XLA's tree order) and the value it sums, both returned", T32M)
+
+
+def _mo_max_nan(x, y):
+    v = x / y - 1.0
+    return v, jnp.max(v), jnp.min(jnp.abs(v)), jnp.argmax(v)
+
+
+def _mo_nan_inputs(r):
+    # Under 4096 elements: from 4096 on XLA:CPU's vectorised max and min drop NaN (jaxc keeps it).
+    x = N(r, (3000,))
+    x[[17, 2001]] = np.nan
+    x[40] = np.inf
+    return x, U(r, (3000,), 0.5, 2.0)
+
+
+case("reduce_multiout_max_nan", _mo_max_nan, _mo_nan_inputs,
+     "max, min and argmax of a returned value holding NaN and inf", T32)
+
+
+def _mo_int(a, b, c, d):
+    v = a * b + 7
+    w = c + d
+    return v, jnp.sum(v), jnp.max(v), w, jnp.sum(w), jnp.min(w)
+
+
+case("reduce_multiout_int", _mo_int,
+     lambda r: (I(r, (5000,), i32), I(r, (5000,), i32), I(r, (300,), np.uint8), I(r, (300,), np.uint8)),
+     "int32 (wrapping) and uint8 values returned with their sums, max and min", EXACT)
+
+
+def _mo_two(x, y):
+    v = jnp.exp(x) - y
+    return v, jnp.sum(v), jnp.max(v), jnp.sum(v * v)
+
+
+case("reduce_multiout_two_reductions", _mo_two, lambda r: (N(r, (6000,)), N(r, (6000,))),
+     "a returned value read by three reductions", T32M)
+
+
+def _mo_rows(x, y):
+    v = x * y + x
+    return v, v.sum(axis=1), v.max(axis=0)
+
+
+case("reduce_multiout_rows", _mo_rows, lambda r: (N(r, (24, 200)), N(r, (24, 200))),
+     "a returned 2-D value with its row sums and column maxima", T32M)
+
+
+def _mo_row_group(x):
+    v = jnp.sin(x) * 2.0 + x
+    return v, v / v.sum(axis=1, keepdims=True)
+
+
+def _mo_row_group_rev(x):
+    v = jnp.sin(x) * 2.0 + x
+    return v, v[::-1] / v.sum(axis=1, keepdims=True)
+
+
+case("reduce_multiout_row_group", _mo_row_group, lambda r: (U(r, (24, 200), 0.5, 2.0),),
+     "a returned value, its row sums and the value divided by them (one loop over rows)", T32M)
+case("reduce_multiout_row_group_rev", _mo_row_group_rev, lambda r: (U(r, (24, 200), 0.5, 2.0),),
+     "a returned value divided, rows reversed, by its row sums (read at other rows: not stored in the row loop)", T32M)
+
+
+def _mo_not_aligned(x):
+    v = x + 1.5
+    return v, jnp.sum(v * v[::-1])
+
+
+case("reduce_multiout_not_aligned", _mo_not_aligned, lambda r: (N(r, (5000,)),),
+     "a returned value read reversed by a sum (not stored by the reduction)", T32M)
+
 # ============================================================================
 # SECTION: neural-network building blocks
 # ============================================================================

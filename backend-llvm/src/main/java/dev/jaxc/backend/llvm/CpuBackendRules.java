@@ -12,8 +12,18 @@ import java.util.function.Predicate;
  * generators inside the reduction loops, so {@code sum(exp(x - m))} or {@code sum(x * x)} never
  * materialise their operand).
  */
-public record CpuBackendRules(Predicate<Primitive> lowered) implements BackendRules {
+public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput) implements BackendRules {
   public static final CpuBackendRules DEFAULT = new CpuBackendRules(Support::isLowered);
+  /**
+   * For a backend that emits each step as its own launch and folds reductions in its own way (PTX):
+   * no multi-output fusion.
+   */
+  public static final CpuBackendRules WITHOUT_MULTI_OUTPUT = new CpuBackendRules(Support::isLowered, false);
+
+  /** With multi-output fusion of reductions. */
+  public CpuBackendRules(Predicate<Primitive> lowered) {
+    this(lowered, true);
+  }
 
   @Override
   public String missing(Primitive p) {
@@ -29,6 +39,15 @@ public record CpuBackendRules(Predicate<Primitive> lowered) implements BackendRu
       case REDUCE -> operand < e.ins().size() / 2;
       default -> false;
     };
+  }
+
+  /**
+   * Every reduction (ReduceLanes, ReduceColumns, ReduceKernel) folds each element of its operands
+   * once, so a value its operand's chain materialises is stored from the reduction's loop.
+   */
+  @Override
+  public boolean evaluatesEachOnce(Primitive p, Eqn e, int operand) {
+    return multiOutput && fusesOperand(p, e, operand);
   }
 
   @Override

@@ -38,7 +38,7 @@ public final class PtxCompiler {
 
   /** The plan both the PTX module and the emulation are emitted from. */
   static Plan plan(Program program) {
-    return Planner.plan(program.main(), CpuBackendRules.DEFAULT);
+    return Planner.plan(program.main(), CpuBackendRules.WITHOUT_MULTI_OUTPUT);
   }
 
   /**

@@ -89,6 +89,8 @@ public final class ScheduleEmitter {
       kernel(k.eqn());
     } else if (s instanceof Step.Rows g) {
       rows(g);
+    } else if (s instanceof Step.MultiOutput m) {
+      multiOutput(m);
     } else {
       throw new AssertionError(s);
     }
@@ -101,7 +103,7 @@ public final class ScheduleEmitter {
   private void rows(Step.Rows g) {
     long[] rows = g.shape();
     long work = 0;
-    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(((Step.Kernel) s).eqn().ins().get(0));
+    for (Step s : g.steps()) work += s instanceof Step.Fusion f ? fusionWork(f) : elements(rowKernel(s).eqn().ins().get(0));
     List<Step> members = g.steps();
     loops.forEachParallel(rows, work, 1, r -> {
       List<ReduceSlot> slots = new ArrayList<>();
@@ -109,11 +111,14 @@ public final class ScheduleEmitter {
         Step s = members.get(i);
         if (s instanceof Step.Fusion f) {
           rowOfFusion(f, r);
-        } else if (s instanceof Step.Kernel k) {
+        } else if (s instanceof Step.Kernel || s instanceof Step.MultiOutput) {
+          Step.Kernel k = rowKernel(s);
+          if (s instanceof Step.MultiOutput m) for (Var root : m.roots()) storing.put(root, true);
           KernelContext cx = context(k.eqn());
           Var shared = keptOperand(k.eqn(), rows, members.subList(i + 1, members.size()));
           if (shared != null) cx = keeping(cx, shared, r, slots);
           KernelLowering.emitRow(primitive(k.eqn()), cx, r);
+          storing.clear();
         } else {
           throw new AssertionError(s);
         }
@@ -121,6 +126,11 @@ public final class ScheduleEmitter {
       kept.clear();
       slots.forEach(ReduceSlot::release);
     });
+  }
+
+  /** A row group member's reduction (a multi-output member's kernel). */
+  private static Step.Kernel rowKernel(Step s) {
+    return s instanceof Step.MultiOutput m ? m.kernel() : (Step.Kernel) s;
   }
 
   /** A row of a fused reduction operand kept on the stack for the group's later members. */
@@ -232,6 +242,30 @@ public final class ScheduleEmitter {
     });
   }
 
+  /** Roots a multi-output kernel stores as it evaluates them (set while it is emitted). */
+  private final java.util.IdentityHashMap<Var, Boolean> storing = new java.util.IdentityHashMap<>();
+
+  /**
+   * The kernel reads each stored root through a generator that computes the element, stores it
+   * at its index and passes it on: the kernel evaluates each element once, so each is stored once.
+   */
+  private void multiOutput(Step.MultiOutput m) {
+    for (Var root : m.roots()) storing.put(root, true);
+    try {
+      kernel(m.kernel().eqn());
+    } finally {
+      storing.clear();
+    }
+  }
+
+  private ElementGenerator storedRoot(Var v) {
+    return idx -> {
+      Value x = computed(plan.producer(v)).at(idx);
+      access.store(bases.apply(plan.buffer(v)), type(v), idx, x);
+      return x;
+    };
+  }
+
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */
   private void kernel(Eqn e) {
     KernelLowering.emit(primitive(e), context(e));
@@ -285,6 +319,7 @@ public final class ScheduleEmitter {
    * parallel body's own frame).
    */
   private ElementGenerator fusedOrLoaded(Atom a) {
+    if (a instanceof Var v && storing.containsKey(v)) return storedRoot(v);
     if (a instanceof Var v && !plan.isMaterialised(v)) return idx -> computed(plan.producer(v)).at(idx);
     return of(a);
   }
@@ -300,6 +335,7 @@ public final class ScheduleEmitter {
   private ElementGenerator of(Atom a) {
     if (a instanceof Literal lit) return idx -> Constants.literal(ir, lit);
     Var v = (Var) a;
+    if (storing.containsKey(v)) return storedRoot(v);
     if (plan.isMaterialised(v)) {
       Buffer b = plan.buffer(v);
       return idx -> access.load(bases.apply(b), b.type(), idx);

@@ -27,6 +27,15 @@ public interface BackendRules {
    */
   int rowReduction(Primitive p, Eqn e);
 
+  /**
+   * True if the kernel of {@code e} evaluates each element of operand {@code operand} exactly once,
+   * at its own index, through its generator, so values its fused chain computes can be stored from
+   * inside the kernel's loop ({@link Step.MultiOutput}). Default: no multi-output fusion.
+   */
+  default boolean evaluatesEachOnce(Primitive p, Eqn e, int operand) {
+    return false;
+  }
+
   /** Bytes of scratch memory the kernel of {@code e} needs during its own step (0: none). */
   long scratchBytes(Primitive p, Eqn e);
 }

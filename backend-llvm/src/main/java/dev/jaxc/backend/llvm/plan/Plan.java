@@ -104,6 +104,7 @@ public final class Plan {
       for (Step inner : g.steps()) kernelBuffers(inner, r);
       return;
     }
+    if (s instanceof Step.MultiOutput m) s = m.kernel();
     if (!(s instanceof Step.Kernel k)) return;
     if (scratch.get(k.eqn()) != null) r.add(scratch.get(k.eqn()));
     if (controlFlow.get(k.eqn()) != null) r.addAll(controlFlow.get(k.eqn()).workspaceBuffers());

@@ -35,6 +35,9 @@ import java.util.Set;
  * elementwise producers run inside the kernel's loops; such a value with several consumers is
  * recomputed in each when its chain is short ({@link #duplicable}).
  *
+ * <p>A reduction that reads a value materialised by a fusion group of the same shape at the same
+ * index computes and stores it itself ({@link MultiOutputFusion}).
+ *
  * <p>A kernel that needs working memory ({@link BackendRules#scratchBytes}) gets scratch in the
  * workspace, live during its own step only.
  */
@@ -101,7 +104,9 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
-    return assign(new RowFusion(producers, materialised, rules).group(schedule()));
+    RowFusion rowFusion = new RowFusion(producers, materialised, rules);
+    List<Step> steps = rowFusion.group(schedule());
+    return assign(new MultiOutputFusion(producers, materialised, rules, rowFusion, this::read).merge(steps));
   }
 
   private Primitive primitive(Eqn e) {
@@ -290,6 +295,7 @@ public final class Planner {
     List<Step.Kernel> r = new ArrayList<>();
     if (s instanceof Step.Kernel k) r.add(k);
     if (s instanceof Step.Rows g) for (Step inner : g.steps()) r.addAll(kernels(inner));
+    if (s instanceof Step.MultiOutput m) r.add(m.kernel());
     return r;
   }
 
@@ -311,6 +317,11 @@ public final class Planner {
       if (c.source() instanceof Var v) r.add(v);
     } else if (s instanceof Step.Rows g) {
       for (Step inner : g.steps()) r.addAll(read(inner));
+    } else if (s instanceof Step.MultiOutput m) {
+      // The stored roots' own operands are read where the kernel computes them.
+      r.addAll(read(m.kernel()));
+      Map<Var, Boolean> seen = new IdentityHashMap<>();
+      for (Var root : m.roots()) readThroughFusion(producers.get(root).eqn(), r, seen);
     } else {
       throw new AssertionError(s);
     }

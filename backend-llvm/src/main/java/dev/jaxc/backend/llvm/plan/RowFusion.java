@@ -73,7 +73,11 @@ final class RowFusion {
     return Arrays.stream(rows).reduce(1, (a, b) -> a * b) >= 2 ? rows : null;
   }
 
-  private boolean fits(Step s, long[] rows, Map<Var, Boolean> defined) {
+  /**
+   * True if step {@code s} can join a group over {@code rows} in which the values {@code defined}
+   * were written by earlier members (it reads them at its own row only).
+   */
+  boolean fits(Step s, long[] rows, Map<Var, Boolean> defined) {
     if (s instanceof Step.Kernel k) {
       long[] r = rowsOfReduction(k);
       if (r == null || !Arrays.equals(r, rows)) return false;
@@ -142,6 +146,11 @@ final class RowFusion {
       return all;
     }
     if (s instanceof Step.CopyOut) return List.of();
+    if (s instanceof Step.MultiOutput m) {
+      List<Var> all = new ArrayList<>(m.kernel().eqn().outs());
+      all.addAll(m.roots());
+      return all;
+    }
     throw new AssertionError(s);
   }
 }

@@ -22,6 +22,19 @@ public sealed interface Step {
   record Kernel(Eqn eqn) implements Step {}
 
   /**
+   * Multi-output fusion ({@link MultiOutputFusion}): {@code kernel}, a reduction that evaluates
+   * each element of its operands once, also stores {@code roots}, materialised values of its
+   * operands' fused chains with the operands' shape, each where its element is computed — one
+   * pass over memory instead of a fusion group's loop and then the kernel's.
+   */
+  record MultiOutput(Kernel kernel, List<Var> roots) implements Step {
+    public MultiOutput {
+      roots = List.copyOf(roots);
+      if (roots.isEmpty()) throw new IllegalArgumentException("a multi-output kernel needs a stored root");
+    }
+  }
+
+  /**
    * One loop over {@code rows} (the leading dimensions every member works on) that runs each
    * member, a row-reduction kernel or a fusion group, for one row before the next row
    * ({@link RowFusion}).
