@@ -121,6 +121,11 @@ final class BlockCode {
     return new Slots(d, n);
   }
 
+  /** {@code n} values of LLVM type {@code type} (natural alignment {@code align}) per thread. */
+  Slots slots(LLVMTypeRef type, int align, int n) {
+    return new Slots(type, align, n, false);
+  }
+
   /** Per-thread storage: the GPU's registers (a private array SROA splits), the emulation's array by thread. */
   final class Slots {
     private final LLVMTypeRef type;
@@ -136,6 +141,15 @@ final class BlockCode {
       this.align = d == DType.F16 || d == DType.BF16 ? 4 : ElementTypes.partBytes(d);
       this.re = ir.entryAlloca(LLVMArrayType2(type, count), align);
       this.im = d.isComplex() ? ir.entryAlloca(LLVMArrayType2(type, count), align) : null;
+    }
+
+    private Slots(LLVMTypeRef type, int align, int n, boolean complex) {
+      this.type = type;
+      this.n = n;
+      this.align = align;
+      int count = device ? n : n * threads;
+      this.re = ir.entryAlloca(LLVMArrayType2(type, count), align);
+      this.im = complex ? ir.entryAlloca(LLVMArrayType2(type, count), align) : null;
     }
 
     /** Slot j (a constant) of thread t. */
@@ -181,7 +195,8 @@ final class BlockCode {
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetInitializer(g, zero ? LLVMConstNull(array) : LLVMGetUndef(array));
     LLVMSetAlignment(g, 16);
-    return space == 0 ? g : LLVMBuildAddrSpaceCast(ir.b, g, ir.ptr, "");
+    // A constant cast, so that the array may be made anywhere and used in any later phase.
+    return space == 0 ? g : LLVMConstAddrSpaceCast(g, ir.ptr);
   }
 
   private boolean hasGlobal(String name) {

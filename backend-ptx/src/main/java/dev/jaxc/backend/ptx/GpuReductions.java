@@ -15,7 +15,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
  * The steps whose GPU kernels are block-cooperative ({@link BlockCode}) instead of the CPU step's
- * code on a grid-stride loop: row groups and row reductions (a warp per row, {@link
+ * code on a grid-stride loop: dot_general and convolutions (a tiled GEMM through shared memory,
+ * {@link GpuGemm}), row groups and row reductions (a warp per row, {@link
  * RowReductions}), full reductions (a grid of blocks, then the last block combines, {@link
  * FullReduction}), column reductions (a thread per kept column, {@link ColumnReduction}) and the
  * rest, in XLA's order ({@link OrderedReduction}: a thread per result, a warp over the tree's windows). Each
@@ -45,6 +46,10 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
     }
     if (!(s instanceof Step.Kernel k)) return false;
     Eqn e = k.eqn();
+    if (GpuGemm.applies(e)) {
+      last = GpuGemm.emit(ir, index, em.context(e));
+      return true;
+    }
     Optional<Primitive> p = Primitive.byName(e.primitive());
     if (p.isEmpty() || !ReductionShapes.monoid(p.get())) return false;
     ReductionShapes.Form form = ReductionShapes.form(p.get(), e);

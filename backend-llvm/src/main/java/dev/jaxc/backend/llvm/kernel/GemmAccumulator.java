@@ -14,7 +14,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * The arithmetic of a contraction: accumulator slots, their zero, one multiply-add of an lhs and
  * an rhs element (given in their operand dtypes), and the finished value in the result dtype.
  */
-sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.Gauss {
+public sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccumulator.Gauss {
   List<LLVMTypeRef> slots();
 
   List<LLVMValueRef> zero();

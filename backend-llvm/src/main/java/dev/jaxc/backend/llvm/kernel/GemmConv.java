@@ -57,6 +57,11 @@ final class GemmConv {
   }
 
   static void emit(KernelContext cx) {
+    new GemmCore(cx.ir(), cx.loops()).emit(spec(cx));
+  }
+
+  /** The contraction of {@code cx}'s convolution (also what the GPU's tiled kernel computes). */
+  static GemmCore.Spec spec(KernelContext cx) {
     ArrayType lhs = cx.operandType(0);
     ArrayType rhs = cx.operandType(1);
     ArrayType res = cx.resultTypes().get(0);
@@ -71,7 +76,7 @@ final class GemmConv {
     GemmCore.Spec spec = new GemmCore.Spec(conv.outSizes, red, conv.lhs(cx.operands().get(0)),
         conv.rhs(cx.operands().get(1)), acc, (o, v) -> cx.access().store(cx.results().get(0), res, o, v));
     boolean split = conv.grouped() && conv.c.batchGroups() == 1 && conv.groupFeatures >= 2;
-    new GemmCore(cx.ir(), cx.loops()).emit(split ? conv.splitGroups(spec) : spec);
+    return split ? conv.splitGroups(spec) : spec;
   }
 
   /**

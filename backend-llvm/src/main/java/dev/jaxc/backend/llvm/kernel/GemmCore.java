@@ -32,7 +32,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * on any number of threads. Contractions of f32 and f64 accumulation go to the packed form
  * instead ({@link GemmPacked}, where it applies); this nest keeps the rest.
  */
-final class GemmCore {
+public final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
   static final int TILE = 64;
 
@@ -40,7 +40,7 @@ final class GemmCore {
    * One operand element as the accumulation reads it. {@code valid} (an {@code i1}, or null for
    * always) says whether the term takes part; where it is false the accumulators keep their value.
    */
-  record Term(Value value, LLVMValueRef valid) {
+  public record Term(Value value, LLVMValueRef valid) {
     /** An element that always takes part. */
     static Term of(Value v) {
       return new Term(v, null);
@@ -48,7 +48,7 @@ final class GemmCore {
   }
 
   /** An operand: its element at output index {@code out} and reduction index {@code red}. */
-  interface Operand {
+  public interface Operand {
     Term at(Index out, Index red);
 
     /**
@@ -77,10 +77,10 @@ final class GemmCore {
   }
 
   /** The contraction: output and reduction extents, the operands, the arithmetic, the result. */
-  record Spec(long[] out, long[] red, Operand a, Operand b, GemmAccumulator acc, Store store) {}
+  public record Spec(long[] out, long[] red, Operand a, Operand b, GemmAccumulator acc, Store store) {}
 
   /** Stores the finished value of output element {@code out}. */
-  interface Store {
+  public interface Store {
     void at(Index out, Value v);
   }
 

@@ -26,6 +26,11 @@ final class GemmDot {
   private GemmDot() {}
 
   static void emit(KernelContext cx) {
+    new GemmCore(cx.ir(), cx.loops()).emit(spec(cx));
+  }
+
+  /** The contraction of {@code cx}'s dot_general (also what the GPU's tiled kernel computes). */
+  static GemmCore.Spec spec(KernelContext cx) {
     Ir ir = cx.ir();
     ArrayType lhs = cx.operandType(0);
     ArrayType rhs = cx.operandType(1);
@@ -54,8 +59,8 @@ final class GemmDot {
     if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract())) rhsOp = inPlace(rhsOp, () -> cx.operandBase(1));
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
-    new GemmCore(ir, cx.loops()).emit(new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
-        GemmAccumulator.plain(ir, as, as, acc, out), (o, v) -> cx.access().store(cx.results().get(0), res, o, v)));
+    return new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
+        GemmAccumulator.plain(ir, as, as, acc, out), (o, v) -> cx.access().store(cx.results().get(0), res, o, v));
   }
 
   /**
