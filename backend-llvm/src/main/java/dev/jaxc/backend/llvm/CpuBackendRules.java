@@ -10,10 +10,30 @@ import java.util.function.Predicate;
  * The CPU backend's answers to the planner: lowered primitives from {@link Support}, scratch from
  * {@link KernelLowering}, and input fusion into the reductions (their operands are read through
  * generators inside the reduction loops, so {@code sum(exp(x - m))} or {@code sum(x * x)} never
- * materialise their operand).
+ * materialise their operand); in {@link #CPU}, output fusion of elementwise chains into the GEMMs'
+ * stores ({@link #fusesResult}).
  */
-public record CpuBackendRules(Predicate<Primitive> lowered) implements BackendRules {
+public record CpuBackendRules(Predicate<Primitive> lowered, boolean epilogues) implements BackendRules {
+  /** The lowered primitives, without epilogue fusion (what the PTX backend plans with). */
   public static final CpuBackendRules DEFAULT = new CpuBackendRules(Support::isLowered);
+
+  /** The CPU compiler's rules: DEFAULT with epilogue fusion into the GEMMs. */
+  public static final CpuBackendRules CPU = new CpuBackendRules(Support::isLowered, true);
+
+  /** Rules without epilogue fusion. */
+  public CpuBackendRules(Predicate<Primitive> lowered) {
+    this(lowered, false);
+  }
+
+  /**
+   * dot_general and convolution (one GEMM loop nest, kernel/GemmCore) store each finished element
+   * through a callback, which evaluates the epilogue there: its C block row is contiguous, so the
+   * store loop stays a vector loop.
+   */
+  @Override
+  public boolean fusesResult(Primitive p, Eqn e) {
+    return epilogues && (p == Primitive.DOT_GENERAL || p == Primitive.CONV_GENERAL_DILATED);
+  }
 
   @Override
   public String missing(Primitive p) {
