@@ -1538,6 +1538,9 @@ _d("epilogue_result_returned", lambda x, w, b: (lambda y: (y, jax.nn.relu(y + b)
 _d("epilogue_chain_two_uses", lambda x, w, b: (lambda y: (jnp.tanh(y), jax.nn.sigmoid(y) * 2.0))(_dense(x, w, b)),
    lambda r: (N(r, (9, 40)), N(r, (40, 33)), N(r, (33,))),
    "a dot + bias read by two chains that end in two outputs (no single root: stays materialised)", T32T)
+_d("epilogue_matvec_nest", lambda m, v, b: jnp.tanh(m @ v + b),
+   lambda r: (N(r, (33, 50)), N(r, (50,)), N(r, (33,))),
+   "matrix x vector + bias + tanh (the GEMM loop nest, not packed, carries the epilogue)", T32T)
 _d("epilogue_bf16_bias_relu", lambda x, w, b: jax.nn.relu(x @ w + b),
    lambda r: (N(r, (13, 96), bf16), N(r, (96, 40), bf16), N(r, (40,), bf16)),
    "bf16 dense + bias + relu (rounded to bf16 before the bias)", TBF)
@@ -1562,6 +1565,11 @@ _cv("bias_relu", lambda x, w, b: jax.nn.relu(
         lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + b),
     lambda r: (N(r, (2, 9, 9, 12)), N(r, (3, 3, 12, 20)), N(r, (20,))),
     "NHWC convolution + bias + relu (epilogue in the convolution's GEMM)")
+_cv("depthwise_bias_relu", lambda x, w, b: jax.nn.relu(
+        lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                 feature_group_count=6) + b),
+    lambda r: (N(r, (2, 7, 7, 6)), N(r, (3, 3, 1, 6)), N(r, (6,))),
+    "depthwise convolution (the loop nest) + bias + relu in its store")
 _cv("nchw_bias_relu", lambda x, w, b: jax.nn.relu(
         lax.conv_general_dilated(x, w, (1, 1), "VALID") + b[None, :, None, None]),
     lambda r: (N(r, (2, 3, 8, 8)), N(r, (4, 3, 3, 3)), N(r, (4,))),
