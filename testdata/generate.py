@@ -1541,6 +1541,10 @@ _d("epilogue_chain_two_uses", lambda x, w, b: (lambda y: (jnp.tanh(y), jax.nn.si
 _d("epilogue_matvec_nest", lambda m, v, b: jnp.tanh(m @ v + b),
    lambda r: (N(r, (33, 50)), N(r, (50,)), N(r, (33,))),
    "matrix x vector + bias + tanh (the GEMM loop nest, not packed, carries the epilogue)", T32T)
+_d("epilogue_single_term", lambda a, b, c, s: (a @ b + c, jnp.maximum(a @ b * s - c, 0.0)),
+   lambda r: (N(r, (7, 1)), N(r, (1, 6)), N(r, (6,)), N(r, (7, 6))),
+   "dot with one term (XLA's multiply) + bias, and scaled + relu: its product is not contracted into the add",
+   T32M)
 _d("epilogue_bf16_bias_relu", lambda x, w, b: jax.nn.relu(x @ w + b),
    lambda r: (N(r, (13, 96), bf16), N(r, (96, 40), bf16), N(r, (40,), bf16)),
    "bf16 dense + bias + relu (rounded to bf16 before the bias)", TBF)
