@@ -1537,7 +1537,7 @@ _d("epilogue_result_returned", lambda x, w, b: (lambda y: (y, jax.nn.relu(y + b)
    "a dot returned as well as read by bias + relu (stays materialised)", T32M)
 _d("epilogue_chain_two_uses", lambda x, w, b: (lambda y: (jnp.tanh(y), jax.nn.sigmoid(y) * 2.0))(_dense(x, w, b)),
    lambda r: (N(r, (9, 40)), N(r, (40, 33)), N(r, (33,))),
-   "a dot + bias read by two chains that end in two outputs (no single root: stays materialised)", T32T)
+   "a dot + bias read by two chains ending in two outputs: the store computes the bias add, kept for both", T32T)
 _d("epilogue_matvec_nest", lambda m, v, b: jnp.tanh(m @ v + b),
    lambda r: (N(r, (33, 50)), N(r, (50,)), N(r, (33,))),
    "matrix x vector + bias + tanh (the GEMM loop nest, not packed, carries the epilogue)", T32T)
