@@ -24,11 +24,12 @@ import java.util.Set;
  * <p>The rule, over the values computed from the kernel result {@code d}: an equation of the chain
  * is fusible, elementwise ({@link #ELEMENTWISE} groups), has one result of d's shape, and reads its
  * chain operands at that shape, so at the same index (its other operands are anything a generator
- * composes: a broadcast bias, a residual input). A chain value {@code r} that is materialised anyway can be the root when
- * every value on a path from d to r other than r is read only by equations of those paths and is
- * not a jaxpr output; the latest such r in equation order is taken. The chain's other values are
- * then computed inside the kernel's store (recomputed per use, at most {@link #MAX_COMPOSED}
- * equations in all) and r is the kernel step's result.
+ * composes: a broadcast bias, a residual input). A chain value {@code r} that is materialised
+ * anyway can be the root when every value on a path from d to r other than r is read only by
+ * equations of those paths and is not a jaxpr output; the latest such r in equation order is
+ * taken. The chain's other values are then computed inside the kernel's store (recomputed per
+ * use, at most {@link #MAX_COMPOSED} equations in all) and r is the kernel step's result. Chains
+ * of two kernels that meet go to the first (in equation order); the second keeps its result.
  *
  * <p>Results stay bit-identical: the kernel rounds to its dtype as before and the same generators
  * follow. The one decision that reads materialisation, FMA contraction of a fused f32/f64 product
