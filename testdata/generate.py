@@ -1515,6 +1515,49 @@ _d("kron_linalg_vecs", lambda a, b: (jnp.kron(a, b), jnp.cross(a[0], b[0])), lam
    "jnp.kron and jnp.cross")
 
 
+# Epilogue fusion (the GEMM evaluates the elementwise chain that alone reads its result before
+# storing): dense layers as flax/JAX write them, sizes with partial GEMM blocks.
+def _dense(x, w, b):
+    return x @ w + b
+
+
+_d("epilogue_bias_relu", lambda x, w, b: jax.nn.relu(_dense(x, w, b)),
+   lambda r: (N(r, (37, 70)), N(r, (70, 130)), N(r, (130,))), "dense + bias + relu (packed GEMM epilogue)", T32M)
+_d("epilogue_bias_gelu_tanh", lambda x, w, b: jax.nn.gelu(_dense(x, w, b), approximate=True),
+   lambda r: (N(r, (19, 48)), N(r, (48, 67)), N(r, (67,))), "dense + bias + gelu (tanh form) in the GEMM's store",
+   T32S)
+_d("epilogue_bias_gelu_erf", lambda x, w, b: jax.nn.gelu(_dense(x, w, b), approximate=False),
+   lambda r: (N(r, (19, 48)), N(r, (48, 67)), N(r, (67,))), "dense + bias + gelu (erf form) in the GEMM's store",
+   T32S)
+_d("epilogue_residual", lambda x, w, b, h: h + 0.5 * _dense(x, w, b),
+   lambda r: (N(r, (21, 64)), N(r, (64, 64)), N(r, (64,)), N(r, (21, 64))),
+   "residual add of a scaled dense layer (a second full-size operand read at the output index)", T32M)
+_d("epilogue_result_returned", lambda x, w, b: (lambda y: (y, jax.nn.relu(y + b)))(x @ w),
+   lambda r: (N(r, (9, 40)), N(r, (40, 33)), N(r, (33,))),
+   "a dot returned as well as read by bias + relu (stays materialised)", T32M)
+_d("epilogue_chain_two_uses", lambda x, w, b: (lambda y: (jnp.tanh(y), jax.nn.sigmoid(y) * 2.0))(_dense(x, w, b)),
+   lambda r: (N(r, (9, 40)), N(r, (40, 33)), N(r, (33,))),
+   "a dot + bias read by two chains ending in two outputs: the store computes the bias add, kept for both", T32T)
+_d("epilogue_matvec_nest", lambda m, v, b: jnp.tanh(m @ v + b),
+   lambda r: (N(r, (33, 50)), N(r, (50,)), N(r, (33,))),
+   "matrix x vector + bias + tanh (the GEMM loop nest, not packed, carries the epilogue)", T32T)
+_d("epilogue_single_term", lambda a, b, c, s: (a @ b + c, jnp.maximum(a @ b * s - c, 0.0)),
+   lambda r: (N(r, (7, 1)), N(r, (1, 6)), N(r, (6,)), N(r, (7, 6))),
+   "dot with one term (XLA's multiply) + bias, and scaled + relu: its product is not contracted into the add",
+   T32M)
+_d("epilogue_bf16_bias_relu", lambda x, w, b: jax.nn.relu(x @ w + b),
+   lambda r: (N(r, (13, 96), bf16), N(r, (96, 40), bf16), N(r, (40,), bf16)),
+   "bf16 dense + bias + relu (rounded to bf16 before the bias)", TBF)
+_d("epilogue_bf16_to_f32", lambda x, w, b: jax.nn.relu(
+       lax.dot_general(x, w, (((1,), (0,)), ((), ())), preferred_element_type=f32) + b).astype(bf16),
+   lambda r: (N(r, (13, 96), bf16), N(r, (96, 40), bf16), N(r, (40,), f32)),
+   "bf16 GEMM to f32, bias, relu, convert back to bf16", TBF)
+_d("epilogue_i8_bias_relu", lambda x, w, b: jnp.maximum(
+       lax.dot_general(x, w, (((1,), (0,)), ((), ())), preferred_element_type=i32) + b, 0) * 3 // 7,
+   lambda r: (I(r, (11, 70), i8), I(r, (70, 29), i8), I(r, (29,), i32, -500, 500)),
+   "int8 GEMM to int32, bias, relu, integer scaling", EXACT)
+
+
 # ============================================================================
 # SECTION: convolutions
 # ============================================================================
@@ -1522,6 +1565,19 @@ def _cv(name, fn, gen, desc, tol=(1e-5, 5e-5), x64=False):
     case(f"conv_{name}", fn, gen, desc, tol, x64=x64)
 
 
+_cv("bias_relu", lambda x, w, b: jax.nn.relu(
+        lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + b),
+    lambda r: (N(r, (2, 9, 9, 12)), N(r, (3, 3, 12, 20)), N(r, (20,))),
+    "NHWC convolution + bias + relu (epilogue in the convolution's GEMM)")
+_cv("depthwise_bias_relu", lambda x, w, b: jax.nn.relu(
+        lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                 feature_group_count=6) + b),
+    lambda r: (N(r, (2, 7, 7, 6)), N(r, (3, 3, 1, 6)), N(r, (6,))),
+    "depthwise convolution (the loop nest) + bias + relu in its store")
+_cv("nchw_bias_relu", lambda x, w, b: jax.nn.relu(
+        lax.conv_general_dilated(x, w, (1, 1), "VALID") + b[None, :, None, None]),
+    lambda r: (N(r, (2, 3, 8, 8)), N(r, (4, 3, 3, 3)), N(r, (4,))),
+    "NCHW convolution + per-channel bias (broadcast along a middle axis) + relu")
 _cv("2d_nchw_valid", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID"),
     lambda r: (N(r, (2, 3, 8, 8)), N(r, (4, 3, 3, 3))), "2-D conv NCHW/OIHW, stride 1, VALID")
 _cv("2d_nhwc_same_stride", lambda x, w: lax.conv_general_dilated(x, w, (2, 2), "SAME",

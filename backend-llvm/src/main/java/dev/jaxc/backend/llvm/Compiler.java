@@ -62,7 +62,7 @@ public final class Compiler {
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
       Threading threading, PhaseTimer timer) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
-    Plan plan = timer.time("plan", () -> Planner.plan(program.main(), CpuBackendRules.DEFAULT));
+    Plan plan = timer.time("plan", () -> Planner.plan(program.main(), CpuBackendRules.CPU));
     Llvm.init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);

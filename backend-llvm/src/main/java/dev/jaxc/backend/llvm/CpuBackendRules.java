@@ -10,19 +10,34 @@ import java.util.function.Predicate;
  * The CPU backend's answers to the planner: lowered primitives from {@link Support}, scratch from
  * {@link KernelLowering}, and input fusion into the reductions (their operands are read through
  * generators inside the reduction loops, so {@code sum(exp(x - m))} or {@code sum(x * x)} never
- * materialise their operand).
+ * materialise their operand); in {@link #CPU}, output fusion of elementwise chains into the GEMMs'
+ * stores ({@link #fusesResult}).
  */
-public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput) implements BackendRules {
+public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput, boolean epilogues)
+    implements BackendRules {
+  /** The lowered primitives, with multi-output fusion of reductions, without epilogue fusion. */
   public static final CpuBackendRules DEFAULT = new CpuBackendRules(Support::isLowered);
   /**
    * For a backend that emits each step as its own launch and folds reductions in its own way (PTX):
-   * no multi-output fusion.
+   * no multi-output fusion, no epilogues.
    */
-  public static final CpuBackendRules WITHOUT_MULTI_OUTPUT = new CpuBackendRules(Support::isLowered, false);
+  public static final CpuBackendRules WITHOUT_MULTI_OUTPUT = new CpuBackendRules(Support::isLowered, false, false);
+  /** The CPU compiler's rules: DEFAULT with epilogue fusion into the GEMMs. */
+  public static final CpuBackendRules CPU = new CpuBackendRules(Support::isLowered, true, true);
 
-  /** With multi-output fusion of reductions. */
+  /** With multi-output fusion of reductions, without epilogue fusion. */
   public CpuBackendRules(Predicate<Primitive> lowered) {
-    this(lowered, true);
+    this(lowered, true, false);
+  }
+
+  /**
+   * dot_general and convolution (one GEMM loop nest, kernel/GemmCore) store each finished element
+   * through a callback, which evaluates the epilogue there: its C block row is contiguous, so the
+   * store loop stays a vector loop.
+   */
+  @Override
+  public boolean fusesResult(Primitive p, Eqn e) {
+    return epilogues && (p == Primitive.DOT_GENERAL || p == Primitive.CONV_GENERAL_DILATED);
   }
 
   @Override

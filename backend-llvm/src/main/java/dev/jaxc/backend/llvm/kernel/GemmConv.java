@@ -74,7 +74,7 @@ final class GemmConv {
     // An empty operand leaves only padding: every output element is an empty sum.
     if (lhs.shape().elementCount() == 0 || rhs.shape().elementCount() == 0) red[red.length - 1] = 0;
     GemmCore.Spec spec = new GemmCore.Spec(conv.outSizes, red, conv.lhs(cx.operands().get(0)),
-        conv.rhs(cx.operands().get(1)), acc, (o, v) -> cx.access().store(cx.results().get(0), res, o, v));
+        conv.rhs(cx.operands().get(1)), acc, cx::storeResult);
     boolean split = conv.grouped() && conv.c.batchGroups() == 1 && conv.groupFeatures >= 2;
     return split ? conv.splitGroups(spec) : spec;
   }

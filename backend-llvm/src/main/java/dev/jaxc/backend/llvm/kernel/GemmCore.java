@@ -180,7 +180,17 @@ public final class GemmCore {
           }
         });
       });
-      forChunk(len, j -> s.store().at(index(outer, ir.add(start, j)), acc.finish(load(j))));
+      forChunk(len, j -> s.store().at(index(outer, ir.add(start, j)), acc.finish(single ? loadOpaque(j) : load(j))));
+    }
+
+    /**
+     * A single term's product, read back so that LLVM cannot forward it from the tile: a fused
+     * epilogue's add must not contract it into an FMA (unfused, the product went to memory first).
+     */
+    private List<LLVMValueRef> loadOpaque(LLVMValueRef j) {
+      List<LLVMValueRef> r = load(j);
+      for (LLVMValueRef v : r) LLVMSetVolatile(v, 1);
+      return r;
     }
 
     private List<LLVMValueRef> load(LLVMValueRef j) {

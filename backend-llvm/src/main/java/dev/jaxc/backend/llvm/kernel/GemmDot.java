@@ -60,7 +60,7 @@ final class GemmDot {
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
     return new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
-        GemmAccumulator.plain(ir, as, as, acc, out), (o, v) -> cx.access().store(cx.results().get(0), res, o, v));
+        GemmAccumulator.plain(ir, as, as, acc, out), cx::storeResult);
   }
 
   /**

@@ -3,8 +3,10 @@ package dev.jaxc.backend.llvm.kernel;
 import dev.jaxc.backend.llvm.emit.BufferAccess;
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.ElementwiseLowering;
+import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
+import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.ir.Eqn;
@@ -17,7 +19,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 /**
  * What a kernel sees: its equation, a generator per operand (a buffer load, a literal, or a fused
  * producer: kernels may read fused operands), the base address and type of each result buffer,
- * and the shared emitters. {@code plan} is the plan being emitted and {@code bases} the run-time
+ * and the shared emitters. With an {@code epilogue} (null: none), {@code results} holds the
+ * chain root's buffer and {@code resultTypes} the kernel's own result type, and the kernel stores
+ * through {@link #storeResult}. {@code plan} is the plan being emitted and {@code bases} the run-time
  * address of each of its buffers: kernels that need operand addresses ({@link #operandBase}) or
  * that run nested plans (control flow: {@link Plan#controlFlow}) use them.
  */
@@ -31,11 +35,37 @@ public record KernelContext(
     LoopEmitter loops,
     ElementwiseLowering lowering,
     Plan plan,
-    Function<Buffer, LLVMValueRef> bases) {
+    Function<Buffer, LLVMValueRef> bases,
+    Epilogue epilogue) {
+  /**
+   * Stores a kernel's finished result element after evaluating the elementwise chain the planner
+   * fused into it (plan/Epilogues), in the chain root's buffer.
+   */
+  public interface Epilogue {
+    void store(Index idx, Value result);
+  }
+
   public KernelContext {
     operands = List.copyOf(operands);
     results = List.copyOf(results);
     resultTypes = List.copyOf(resultTypes);
+  }
+
+  /** A context whose kernel stores its own results (no epilogue). */
+  public KernelContext(Ir ir, Eqn eqn, List<ElementGenerator> operands, List<LLVMValueRef> results,
+      List<ArrayType> resultTypes, BufferAccess access, LoopEmitter loops, ElementwiseLowering lowering, Plan plan,
+      Function<Buffer, LLVMValueRef> bases) {
+    this(ir, eqn, operands, results, resultTypes, access, loops, lowering, plan, bases, null);
+  }
+
+  /**
+   * Stores element {@code idx} of the kernel's first result: into its buffer, or, with an epilogue,
+   * the chain's value there into the root's buffer (kernels whose results the planner may fuse,
+   * {@code BackendRules.fusesResult}, store through this).
+   */
+  public void storeResult(Index idx, Value v) {
+    if (epilogue == null) access.store(results.get(0), resultTypes.get(0), idx, v);
+    else epilogue.store(idx, v);
   }
 
   /**
@@ -44,7 +74,7 @@ public record KernelContext(
    */
   public KernelContext(Ir ir, Eqn eqn, List<ElementGenerator> operands, List<LLVMValueRef> results,
       List<ArrayType> resultTypes, BufferAccess access, LoopEmitter loops, ElementwiseLowering lowering) {
-    this(ir, eqn, operands, results, resultTypes, access, loops, lowering, null, null);
+    this(ir, eqn, operands, results, resultTypes, access, loops, lowering, null, null, null);
   }
 
   /**

@@ -86,7 +86,8 @@ public final class ScheduleEmitter {
     } else if (s instanceof Step.CopyOut c) {
       copyOut(c);
     } else if (s instanceof Step.Kernel k) {
-      kernel(k.eqn());
+      if (k.epilogue() != null) KernelLowering.emit(primitive(k.eqn()), withEpilogue(k.eqn(), k.epilogue()));
+      else kernel(k.eqn());
     } else if (s instanceof Step.Rows g) {
       rows(g);
     } else if (s instanceof Step.MultiOutput m) {
@@ -266,6 +267,33 @@ public final class ScheduleEmitter {
     };
   }
 
+  /** Kernel results bound to the finished element being stored (set while an epilogue is composed). */
+  private final java.util.IdentityHashMap<Var, Value> bound = new java.util.IdentityHashMap<>();
+
+  /**
+   * The context of a kernel that stores {@code root}, its elementwise chain's value at each finished
+   * element: the chain's generators are composed afresh at each store, where the code should land
+   * (the GEMM's store loop, a parallel body's own frame), with the kernel's result bound to the
+   * element being stored (the chain reads it at that same index only, plan/Epilogues).
+   */
+  private KernelContext withEpilogue(Eqn e, Var root) {
+    Var result = e.outs().get(0);
+    List<ElementGenerator> ops = new ArrayList<>();
+    for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
+    LLVMValueRef base = bases.apply(plan.buffer(root));
+    KernelContext.Epilogue store = (idx, v) -> {
+      bound.put(result, v);
+      Value y;
+      try {
+        y = computed(plan.producer(root)).at(idx);
+      } finally {
+        bound.remove(result);
+      }
+      access.store(base, type(root), idx, y);
+    };
+    return new KernelContext(ir, e, ops, List.of(base), List.of(type(result)), access, loops, lowering, plan, bases, store);
+  }
+
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */
   private void kernel(Eqn e) {
     KernelLowering.emit(primitive(e), context(e));
@@ -335,6 +363,8 @@ public final class ScheduleEmitter {
   private ElementGenerator of(Atom a) {
     if (a instanceof Literal lit) return idx -> Constants.literal(ir, lit);
     Var v = (Var) a;
+    Value finished = bound.get(v);
+    if (finished != null) return idx -> finished;
     if (storing.containsKey(v)) return storedRoot(v);
     if (plan.isMaterialised(v)) {
       Buffer b = plan.buffer(v);

@@ -36,6 +36,15 @@ public interface BackendRules {
     return false;
   }
 
+  /**
+   * True if the kernel of {@code e} (primitive {@code p}) stores its one result through a callback
+   * that may evaluate an elementwise chain on each finished element first (epilogue fusion, {@link
+   * Epilogues}). None by default.
+   */
+  default boolean fusesResult(Primitive p, Eqn e) {
+    return false;
+  }
+
   /** Bytes of scratch memory the kernel of {@code e} needs during its own step (0: none). */
   long scratchBytes(Primitive p, Eqn e);
 }

@@ -60,6 +60,9 @@ public final class Planner {
   private final IdentityHashMap<Var, Integer> outputIndex = new IdentityHashMap<>();
   private final IdentityHashMap<Var, Boolean> materialised = new IdentityHashMap<>();
   private final IdentityHashMap<Eqn, ControlFlowPlan> controlFlow = new IdentityHashMap<>();
+  /** Kernels with an epilogue ({@link Epilogues}), and the kernel each epilogue root belongs to. */
+  private final IdentityHashMap<Eqn, Var> epilogues = new IdentityHashMap<>();
+  private final IdentityHashMap<Var, Eqn> epilogueKernel = new IdentityHashMap<>();
 
   private Planner(Jaxpr jaxpr, BackendRules rules) {
     this.jaxpr = jaxpr;
@@ -104,9 +107,27 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
+    fuseEpilogues();
     RowFusion rowFusion = new RowFusion(producers, materialised, rules);
     List<Step> steps = rowFusion.group(schedule());
     return assign(new MultiOutputFusion(producers, materialised, rules, rowFusion, this::read).merge(steps));
+  }
+
+  /**
+   * Epilogue fusion, decided after materialisation (it only takes values out of memory): each
+   * kernel the backend lets evaluate an elementwise chain on its result takes the chain, whose
+   * values but the root are then not materialised.
+   */
+  private void fuseEpilogues() {
+    Epilogues finder = new Epilogues(jaxpr.eqns(), primitives, producers, consumers, outputIndex, materialised);
+    for (Eqn e : jaxpr.eqns()) {
+      if (kind(e) != EqnKind.KERNEL || !rules.fusesResult(primitives.get(e), e)) continue;
+      Epilogues.Chain c = finder.take(e);
+      if (c == null) continue;
+      for (Var v : c.inner()) materialised.remove(v);
+      epilogues.put(e, c.root());
+      epilogueKernel.put(c.root(), e);
+    }
   }
 
   private Primitive primitive(Eqn e) {
@@ -217,9 +238,13 @@ public final class Planner {
       if (kind(e) == EqnKind.KERNEL) {
         boolean needed = false;
         for (Var out : e.outs()) needed |= consumers.containsKey(out) || outputIndex.containsKey(out);
-        if (needed) steps.add(new Step.Kernel(e));
+        // A kernel with an epilogue runs where its root is computed, after the chain's operands.
+        if (needed && !epilogues.containsKey(e)) steps.add(new Step.Kernel(e));
       } else {
-        for (Var out : e.outs()) if (materialised.containsKey(out)) steps.add(new Step.Fusion(List.of(out)));
+        for (Var out : e.outs()) {
+          if (epilogueKernel.containsKey(out)) steps.add(new Step.Kernel(epilogueKernel.get(out), out));
+          else if (materialised.containsKey(out)) steps.add(new Step.Fusion(List.of(out)));
+        }
       }
     }
     for (int k = 0; k < jaxpr.outs().size(); k++) {
@@ -313,6 +338,8 @@ public final class Planner {
         if (materialised.containsKey(v)) r.add(v);
         else readThroughFusion(producers.get(v).eqn(), r, seen);
       }
+      // The epilogue reads its chain's operands (the kernel's own result, met again, adds nothing).
+      if (k.epilogue() != null) readThroughFusion(producers.get(k.epilogue()).eqn(), r, seen);
     } else if (s instanceof Step.CopyOut c) {
       if (c.source() instanceof Var v) r.add(v);
     } else if (s instanceof Step.Rows g) {

@@ -139,7 +139,7 @@ final class RowFusion {
 
   static List<Var> defined(Step s) {
     if (s instanceof Step.Fusion f) return f.roots();
-    if (s instanceof Step.Kernel k) return k.eqn().outs();
+    if (s instanceof Step.Kernel k) return k.epilogue() != null ? List.of(k.epilogue()) : k.eqn().outs();
     if (s instanceof Step.Rows r) {
       List<Var> all = new ArrayList<>();
       for (Step inner : r.steps()) all.addAll(defined(inner));

@@ -18,8 +18,18 @@ public sealed interface Step {
     }
   }
 
-  /** An equation that reads materialised operands and writes materialised results. */
-  record Kernel(Eqn eqn) implements Step {}
+  /**
+   * An equation that reads materialised operands and writes materialised results; or, with an
+   * {@code epilogue} (a GEMM whose result only an elementwise chain reads, {@link Epilogues}),
+   * one that evaluates the chain on each finished result element and stores the chain's root
+   * {@code epilogue} instead, its own result never materialised.
+   */
+  record Kernel(Eqn eqn, Var epilogue) implements Step {
+    /** A kernel that stores its own results. */
+    public Kernel(Eqn eqn) {
+      this(eqn, null);
+    }
+  }
 
   /**
    * Multi-output fusion ({@link MultiOutputFusion}): {@code kernel}, a reduction that evaluates

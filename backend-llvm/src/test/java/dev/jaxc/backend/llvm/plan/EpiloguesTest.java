@@ -1,0 +1,116 @@
+package dev.jaxc.backend.llvm.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jaxc.backend.llvm.CpuBackendRules;
+import dev.jaxc.frontend.JaxprParser;
+import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.Diagnostics;
+import dev.jaxc.ir.pass.TypePass;
+import dev.jaxc.ir.types.TypeConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which elementwise chains the planner fuses into a GEMM's store (epilogue fusion). */
+class EpiloguesTest {
+  private static final String DOT = "dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32]";
+
+  private static Jaxpr typed(String text) {
+    return TypePass.run(JaxprParser.parse("t.jaxpr", text), TypeConfig.DEFAULT, new Diagnostics()).main();
+  }
+
+  private static Plan plan(Jaxpr j) {
+    return Planner.plan(j, CpuBackendRules.CPU);
+  }
+
+  private static Var out(Jaxpr j, int eqn) {
+    return j.eqns().get(eqn).outs().get(0);
+  }
+
+  /** A dense layer: d = x @ w, then bias, then relu (f). */
+  private static final String DENSE = "{ lambda ; x:f32[4,8] w:f32[8,16] b:f32[16]. let d:f32[4,16] = " + DOT + " x w; "
+      + "e:f32[1,16] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(1, 16) sharding=None] b; "
+      + "f:f32[4,16] = add d e; g:f32[4,16] = max f 0.0:f32[] in (g,) }";
+
+  @Test
+  void biasAndReluRunInTheDotsStore() {
+    Jaxpr j = typed(DENSE);
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 3))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertFalse(p.isMaterialised(out(j, 2)));
+    assertEquals(0, p.workspaceBytes());
+  }
+
+  @Test
+  void rulesWithoutEpiloguesKeepTheSecondPass() {
+    Jaxpr j = typed(DENSE);
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 3)))), p.steps());
+    assertTrue(p.isMaterialised(out(j, 0)));
+  }
+
+  @Test
+  void aReturnedDotStaysMaterialised() {
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] w:f32[8,16]. let d:f32[4,16] = " + DOT + " x w; "
+        + "g:f32[4,16] = max d 0.0:f32[] in (d, g) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 1)))), p.steps());
+  }
+
+  @Test
+  void aValueReusedInsideTheChainIsRecomputedThere() {
+    // gelu's shape: f = d + bias is read three times, all inside the chain that ends in k.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] w:f32[8,16] b:f32[16]. let d:f32[4,16] = " + DOT + " x w; "
+        + "e:f32[1,16] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(1, 16) sharding=None] b; "
+        + "f:f32[4,16] = add d e; g:f32[4,16] = integer_pow[y=3] f; h:f32[4,16] = add f g; "
+        + "i:f32[4,16] = tanh h; k:f32[4,16] = mul f i in (k,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 6))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 2)));
+  }
+
+  @Test
+  void twoChainsEndingApartStopWhereTheyPart() {
+    // f feeds two outputs: the dot's store computes f, the two chains read it back.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] w:f32[8,16] b:f32[4,16]. let d:f32[4,16] = " + DOT + " x w; "
+        + "f:f32[4,16] = add d b; g:f32[4,16] = tanh f; h:f32[4,16] = exp f in (g, h) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 1)), new Step.Fusion(List.of(out(j, 2))),
+        new Step.Fusion(List.of(out(j, 3)))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertTrue(p.isMaterialised(out(j, 1)));
+  }
+
+  @Test
+  void theKernelWaitsForOperandsTheChainReads() {
+    // r, a kernel's result computed after the dot, is read by the epilogue: the dot runs after it.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] w:f32[8,16] a:f32[4,16]. let d:f32[4,16] = " + DOT + " x w; "
+        + "r:f32[4,16] = cumsum[axis=1 reverse=False] a; y:f32[4,16] = add d r in (y,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(1)), new Step.Kernel(j.eqns().get(0), out(j, 2))), p.steps());
+  }
+
+  @Test
+  void aChainThatChangesTheIndexIsNotFused() {
+    // A transpose reads d at another index than the one being stored.
+    Jaxpr j = typed("{ lambda ; x:f32[8,8] w:f32[8,8]. let d:f32[8,8] = " + DOT + " x w; "
+        + "t:f32[8,8] = transpose[permutation=(1, 0)] d; y:f32[8,8] = add t 1.0:f32[] in (y,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 2)))), p.steps());
+  }
+
+  @Test
+  void chainsThatMeetGoToTheFirstKernel() {
+    // An RNN step's x@Wx + h@Wh: the first dot takes the add and tanh, the second stays in memory.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] w:f32[8,16] h:f32[4,16] u:f32[16,16]. let d:f32[4,16] = " + DOT + " x w; "
+        + "e:f32[4,16] = " + DOT + " h u; s:f32[4,16] = add d e; t:f32[4,16] = tanh s in (t,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(1)), new Step.Kernel(j.eqns().get(0), out(j, 3))), p.steps());
+    assertTrue(p.isMaterialised(out(j, 1)));
+    assertFalse(p.isMaterialised(out(j, 0)));
+  }
+}
