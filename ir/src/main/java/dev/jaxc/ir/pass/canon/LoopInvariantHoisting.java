@@ -12,10 +12,7 @@ import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.params.ScanParams;
 import dev.jaxc.ir.prim.params.WhileParams;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Moves loop-invariant equations out of {@code while} (cond and body) and {@code scan} bodies:
@@ -45,31 +42,16 @@ public final class LoopInvariantHoisting implements IrPass {
         : new DeadCodeElimination().apply(program.withMain(main));
   }
 
-  private static final class Rewriter {
+  private static final class Rewriter extends HoistingWalk {
     private final FreshNames names;
-    /** Shared nested jaxprs are rewritten once. */
-    private final Map<Jaxpr, Jaxpr> done = new IdentityHashMap<>();
 
     Rewriter(FreshNames names) {
       this.names = names;
     }
 
-    Jaxpr jaxpr(Jaxpr j) {
-      Jaxpr r = done.get(j);
-      if (r != null) return r;
-      List<Eqn> eqns = new ArrayList<>();
-      boolean changed = false;
-      for (Eqn e : j.eqns()) {
-        Params params = ParamJaxprs.map(e.params(), this::jaxpr);
-        Eqn inner = params == e.params() ? e : e.withParts(e.outs(), params, e.ins());
-        int before = eqns.size();
-        Eqn hoisted = loop(inner, eqns);
-        eqns.add(hoisted);
-        changed |= hoisted != e || eqns.size() != before + 1;
-      }
-      r = changed ? new Jaxpr(j.constvars(), j.invars(), eqns, j.outs(), j.span()) : j;
-      done.put(j, r);
-      return r;
+    @Override
+    Eqn rewrite(Eqn e, List<Eqn> before) {
+      return loop(e, before);
     }
 
     /** The loop equation with its invariant work moved into {@code before}; others as they are. */

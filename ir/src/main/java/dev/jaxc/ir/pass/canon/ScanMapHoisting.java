@@ -53,30 +53,16 @@ public final class ScanMapHoisting implements IrPass {
     return main == program.main() ? program : new DeadCodeElimination().apply(program.withMain(main));
   }
 
-  private static final class Rewriter {
+  private static final class Rewriter extends HoistingWalk {
     private final FreshNames names;
-    private final Map<Jaxpr, Jaxpr> done = new IdentityHashMap<>();
 
     Rewriter(FreshNames names) {
       this.names = names;
     }
 
-    Jaxpr jaxpr(Jaxpr j) {
-      Jaxpr r = done.get(j);
-      if (r != null) return r;
-      List<Eqn> eqns = new ArrayList<>();
-      boolean changed = false;
-      for (Eqn e : j.eqns()) {
-        Params params = ParamJaxprs.map(e.params(), this::jaxpr);
-        Eqn inner = params == e.params() ? e : e.withParts(e.outs(), params, e.ins());
-        int before = eqns.size();
-        Eqn moved = Primitive.byName(e.primitive()).orElse(null) == Primitive.SCAN ? scan(inner, eqns) : inner;
-        eqns.add(moved);
-        changed |= moved != e || eqns.size() != before + 1;
-      }
-      r = changed ? new Jaxpr(j.constvars(), j.invars(), eqns, j.outs(), j.span()) : j;
-      done.put(j, r);
-      return r;
+    @Override
+    Eqn rewrite(Eqn e, List<Eqn> before) {
+      return Primitive.byName(e.primitive()).orElse(null) == Primitive.SCAN ? scan(e, before) : e;
     }
 
     /** {@code scan[…] *consts *carry *xs} with its movable products moved into {@code before}. */
