@@ -60,7 +60,7 @@ final class BlockCode {
       body.accept(tid);
       return;
     }
-    loop(ir, ir.i64(0), ir.i64(threads), 1, body);
+    ir.loop(ir.i64(0), ir.i64(threads), 1, body);
   }
 
   /** Every thread's earlier phases, shared and global writes included, before any later phase. */
@@ -91,7 +91,7 @@ final class BlockCode {
       dst.store(tid(), 0, map(v, x -> Shuffles.down(ir, x, delta)));
       return;
     }
-    loop(ir, ir.i64(0), ir.i64(threads), 1, t -> {
+    ir.loop(ir.i64(0), ir.i64(threads), 1, t -> {
       LLVMValueRef inWarp = ir.icmp(LLVMIntULT, ir.add(lane(t), ir.i64(delta)), ir.i64(WARP));
       LLVMValueRef from = ir.select(inWarp, ir.add(t, ir.i64(delta)), t);
       dst.store(t, 0, src.load(from, 0));
@@ -105,7 +105,7 @@ final class BlockCode {
       dst.store(tid(), 0, map(v, x -> Shuffles.fromLane0(ir, x)));
       return;
     }
-    loop(ir, ir.i64(0), ir.i64(threads), 1, t -> dst.store(t, 0, src.load(ir.sub(t, lane(t)), 0)));
+    ir.loop(ir.i64(0), ir.i64(threads), 1, t -> dst.store(t, 0, src.load(ir.sub(t, lane(t)), 0)));
   }
 
   private LLVMValueRef tid() {
@@ -202,22 +202,6 @@ final class BlockCode {
   private boolean hasGlobal(String name) {
     LLVMValueRef g = LLVMGetNamedGlobal(ir.module, name);
     return g != null && !g.isNull();
-  }
-
-  /** {@code for (i = begin; i < end; i += step) body(i)} (nothing when begin ≥ end). */
-  static void loop(Ir ir, LLVMValueRef begin, LLVMValueRef end, long step, Consumer<LLVMValueRef> body) {
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef head = ir.block("blk.loop");
-    LLVMBasicBlockRef exit = ir.block("blk.done");
-    ir.condBr(ir.icmp(LLVMIntULT, begin, end), head, exit);
-    ir.at(head);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, begin, pre);
-    body.accept(i);
-    LLVMValueRef next = ir.add(i, ir.i64(step));
-    ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, end), head, exit);
-    ir.at(exit);
   }
 
   /** Runs {@code body} only where {@code cond} (i1) holds. */

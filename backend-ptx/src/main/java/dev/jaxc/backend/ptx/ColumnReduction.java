@@ -52,7 +52,7 @@ final class ColumnReduction {
           long lo = b * rows / parts;
           long hi = (b + 1) * rows / parts;
           partial.store(ReductionShapes.identity(ir, p, d));
-          BlockCode.loop(ir, ir.i64(lo), ir.i64(hi), 1, s -> {
+          ir.loop(ir.i64(lo), ir.i64(hi), 1, s -> {
             List<LLVMValueRef> dims = new ArrayList<>(GpuReductions.unflatten(ir, s, leadShape).dims());
             dims.addAll(k.dims());
             Value x = cx.operands().get(0).at(new Index(dims));

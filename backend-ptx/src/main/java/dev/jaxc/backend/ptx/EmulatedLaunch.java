@@ -16,9 +16,7 @@ import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type.ArrayType;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
-import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -104,14 +102,14 @@ public final class EmulatedLaunch {
         args[inputs + outputs + 1] = iteration;
         ir.store(ir.i64(l.gridX()), ThreadIndex.Emulated.global(ir, 2), 8);
         ir.store(ir.i64(l.blockX()), ThreadIndex.Emulated.global(ir, 3), 8);
-        loop(ir, l.gridX(), b -> {
+        ir.loop(ir.i64(0), ir.i64(l.gridX()), 1, b -> {
           ir.store(b, ThreadIndex.Emulated.global(ir, 0), 8);
           if (l.cooperative()) {
             ir.store(ir.i64(0), ThreadIndex.Emulated.global(ir, 1), 8);
             ir.call(LLVMGlobalGetValueType(fn), fn, args);
             return;
           }
-          loop(ir, l.blockX(), t -> {
+          ir.loop(ir.i64(0), ir.i64(l.blockX()), 1, t -> {
             ir.store(t, ThreadIndex.Emulated.global(ir, 1), 8);
             ir.call(LLVMGlobalGetValueType(fn), fn, args);
           });
@@ -133,21 +131,5 @@ public final class EmulatedLaunch {
     if (plan.workspaceBytes() == 0 || temps.isEmpty()) return LLVMConstPointerNull(ir.ptr);
     Buffer.Temp t = temps.get(0);
     return ir.gep(ir.i8, bases.apply(t), ir.i64(-t.offset()));
-  }
-
-  /** {@code for (i = 0; i < n; i++) body(i)}, n ≥ 1. */
-  private static void loop(Ir ir, long n, Consumer<LLVMValueRef> body) {
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef head = ir.block("emu.loop");
-    LLVMBasicBlockRef exit = ir.block("emu.done");
-    ir.br(head);
-    ir.at(head);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), pre);
-    body.accept(i);
-    LLVMValueRef next = ir.add(i, ir.i64(1));
-    ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, ir.i64(n)), head, exit);
-    ir.at(exit);
   }
 }

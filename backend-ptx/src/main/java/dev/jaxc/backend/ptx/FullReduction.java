@@ -67,14 +67,14 @@ final class FullReduction {
       LLVMValueRef g = ir.add(ir.mul(block, ir.i64(BLOCK)), t);
       // Full rounds of UNROLL elements, then the rest one by one into accumulator 0.
       long rounds = n / (UNROLL * stride);
-      BlockCode.loop(ir, ir.i64(0), ir.i64(rounds), 1, c -> {
+      ir.loop(ir.i64(0), ir.i64(rounds), 1, c -> {
         LLVMValueRef base = ir.add(ir.mul(c, ir.i64(UNROLL * stride)), g);
         for (int u = 0; u < UNROLL; u++) {
           LLVMValueRef i = ir.add(base, ir.i64(u * stride));
           acc.store(t, u, RowReductions.fold(folds, combiner, acc.load(t, u), element(ir, cx, shape, i)));
         }
       });
-      BlockCode.loop(ir, ir.add(ir.i64(rounds * UNROLL * stride), g), ir.i64(n), stride,
+      ir.loop(ir.add(ir.i64(rounds * UNROLL * stride), g), ir.i64(n), stride,
           i -> acc.store(t, 0, RowReductions.fold(folds, combiner, acc.load(t, 0), element(ir, cx, shape, i))));
       Value a = RowReductions.fold(folds, combiner, acc.load(t, 0), acc.load(t, 1));
       Value b = RowReductions.fold(folds, combiner, acc.load(t, 2), acc.load(t, 3));
@@ -96,7 +96,7 @@ final class FullReduction {
     BlockCode.when(ir, last, () -> {
       bc.phase(t -> {
         acc.store(t, 0, ReductionShapes.identity(ir, p, d));
-        BlockCode.loop(ir, t, ir.i64(grid), BLOCK,
+        ir.loop(t, ir.i64(grid), BLOCK,
             i -> acc.store(t, 0, RowReductions.fold(folds, combiner, acc.load(t, 0), load(ir, partials, part, i))));
       });
       blockFold(ir, bc, acc, other, warps, part, folds, combiner, p, d);

@@ -199,7 +199,7 @@ final class GpuGemm {
         for (int r = 0; r < rm * rn; r++) for (int q = 0; q < types.size(); q++) regs.get(q).store(t, r, Value.of(zero.get(q)));
       });
       long slices = (k + TK - 1) / TK;
-      BlockCode.loop(ir, ir.i64(0), ir.i64(slices), 1, slice -> {
+      ir.loop(ir.i64(0), ir.i64(slices), 1, slice -> {
         LLVMValueRef k0 = ir.mul(slice, ir.i64(TK));
         bc.phase(t -> {
           for (int u = 0; u < tm * TK / BLOCK; u++) {
@@ -229,7 +229,7 @@ final class GpuGemm {
         bc.phase(t -> {
           LLVMValueRef tx = ir.urem(t, ir.i64(TX));
           LLVMValueRef ty = ir.udiv(t, ir.i64(TX));
-          BlockCode.loop(ir, ir.i64(0), kn, 1, kk -> {
+          ir.loop(ir.i64(0), kn, 1, kk -> {
             GemmCore.Term[] as = new GemmCore.Term[rm];
             GemmCore.Term[] bs = new GemmCore.Term[rn];
             for (int i = 0; i < rm; i++)

@@ -14,8 +14,6 @@ import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.Type.ArrayType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
-import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -115,7 +113,7 @@ final class Kernels {
     LLVMValueRef d = dst.at(ir, k);
     long unit = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;
     LLVMTypeRef t = unit == 8 ? ir.i64 : unit == 4 ? ir.i32 : ir.i8;
-    regions.range(bytes / unit, 1, bytes / unit, (begin, end) -> range(begin, end, i -> {
+    regions.range(bytes / unit, 1, bytes / unit, (begin, end) -> ir.loop(begin, end, 1, i -> {
       LLVMValueRef v = ir.load(t, ir.gep(t, s, i), (int) unit);
       ir.store(v, ir.gep(t, d, i), (int) unit);
     }));
@@ -239,21 +237,6 @@ final class Kernels {
     return new DeviceProgram.Node.Run(functions.size() - 1);
   }
 
-  /** {@code for (i = begin; i < end; i++) body(i)}, begin < end. */
-  private void range(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef loop = ir.block("copy");
-    LLVMBasicBlockRef exit = ir.block("copy.end");
-    ir.br(loop);
-    ir.at(loop);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, begin, pre);
-    body.accept(i);
-    LLVMValueRef n = ir.add(i, ir.i64(1));
-    ir.incoming(i, n, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, n, end), loop, exit);
-    ir.at(exit);
-  }
 
   /** The step in a few words: its kind, and a kernel's primitive. */
   static String describe(Step s) {

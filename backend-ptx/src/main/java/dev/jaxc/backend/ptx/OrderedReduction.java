@@ -141,7 +141,7 @@ final class OrderedReduction {
     LLVMValueRef re = bc.shared("jaxc.red.windows", part, Math.toIntExact(w));
     LLVMValueRef im = d.isComplex() ? bc.shared("jaxc.red.windows", part, Math.toIntExact(w)) : null;
     Index o = Index.of();
-    bc.phase(t -> BlockCode.loop(ir, t, ir.i64(w), BlockCode.WARP, k -> {
+    bc.phase(t -> ir.loop(t, ir.i64(w), BlockCode.WARP, k -> {
       Value v = window(o, GpuReductions.unflatten(ir, k, windows));
       ir.store(im == null ? v.v() : v.re(), ir.gep(part, re, k), ElementTypes.partBytes(d));
       if (im != null) ir.store(v.im(), ir.gep(part, im, k), ElementTypes.partBytes(d));
@@ -150,7 +150,7 @@ final class OrderedReduction {
     bc.phase(t -> BlockCode.when(ir, ir.icmp(LLVMIntEQ, t, ir.i64(0)), () -> {
       ReduceSlot acc = ReduceSlot.of(ir, d);
       acc.store(ReductionShapes.identity(ir, p, d));
-      BlockCode.loop(ir, ir.i64(0), ir.i64(w), 1, k -> {
+      ir.loop(ir.i64(0), ir.i64(w), 1, k -> {
         LLVMValueRef x = ir.load(part, ir.gep(part, re, k), ElementTypes.partBytes(d));
         Value v = im == null ? Value.of(x) : Value.complex(x, ir.load(part, ir.gep(part, im, k), ElementTypes.partBytes(d)));
         acc.store(fold(acc.load(), v));

@@ -81,19 +81,7 @@ public final class ProgramEmitter {
   }
 
   private void repeat(DeviceProgram.Node.Repeat p) {
-    if (p.trips() == 0) return;
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef loop = ir.block("repeat");
-    LLVMBasicBlockRef exit = ir.block("repeat.end");
-    ir.br(loop);
-    ir.at(loop);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), pre);
-    nodes(p.body(), i);
-    LLVMValueRef next = ir.add(i, ir.i64(1));
-    ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, ir.i64(p.trips())), loop, exit);
-    ir.at(exit);
+    ir.loop(ir.i64(0), ir.i64(p.trips()), 1, i -> nodes(p.body(), i));
   }
 
   private void choose(DeviceProgram.Node.Switch s, LLVMValueRef iteration) {

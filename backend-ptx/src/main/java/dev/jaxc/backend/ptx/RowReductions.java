@@ -74,7 +74,7 @@ final class RowReductions {
       LLVMValueRef row = row(ir, first, t);
       BlockCode.when(ir, ir.icmp(LLVMIntULT, row, ir.i64(count)), () -> {
         Index r = GpuReductions.unflatten(ir, row, rows);
-        BlockCode.loop(ir, bc.lane(t), ir.i64(n), BlockCode.WARP, i -> {
+        ir.loop(bc.lane(t), ir.i64(n), BlockCode.WARP, i -> {
           List<LLVMValueRef> dims = new ArrayList<>(r.dims());
           dims.addAll(GpuReductions.unflatten(ir, i, rest).dims());
           Index idx = new Index(dims);
@@ -113,7 +113,7 @@ final class RowReductions {
         Index r = GpuReductions.unflatten(ir, row, rows);
         cx.loops().forEach(redOuter, red -> {
           long chunks = m / lanes;
-          BlockCode.loop(ir, ir.i64(0), ir.i64(chunks), 1, c -> {
+          ir.loop(ir.i64(0), ir.i64(chunks), 1, c -> {
             LLVMValueRef start = ir.add(ir.mul(c, ir.i64(lanes)), lane);
             for (int j = 0; j < perThread; j++) {
               LLVMValueRef k = ir.add(start, ir.i64((long) j * BlockCode.WARP));

@@ -237,6 +237,26 @@ public final class Ir implements AutoCloseable {
         LLVMCreateStringAttribute(ctx, key, key.length(), value, value.length()));
   }
 
+  /**
+   * {@code for (i = begin; i < end; i += step) body(i)}, nothing when begin ≥ end: a plain counted
+   * loop (no metadata; the CPU kernels' loops with vectoriser hints are LoopEmitter's and
+   * GemmPacking's).
+   */
+  public void loop(LLVMValueRef begin, LLVMValueRef end, long step, java.util.function.Consumer<LLVMValueRef> body) {
+    LLVMBasicBlockRef pre = currentBlock();
+    LLVMBasicBlockRef head = block("loop");
+    LLVMBasicBlockRef exit = block("loop.end");
+    condBr(icmp(LLVMIntULT, begin, end), head, exit);
+    at(head);
+    LLVMValueRef i = phi(i64);
+    incoming(i, begin, pre);
+    body.accept(i);
+    LLVMValueRef next = add(i, i64(step));
+    incoming(i, next, currentBlock());
+    condBr(icmp(LLVMIntULT, next, end), head, exit);
+    at(exit);
+  }
+
   public LLVMValueRef call(LLVMTypeRef fnType, LLVMValueRef fn, LLVMValueRef... args) {
     return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
   }
