@@ -53,12 +53,15 @@ entry_name() {
 }
 
 build_one() {  # CASE_DIR: builds OUT/NAME
-  local case_dir="$1" name dir flags log
+  local case_dir="$1" name dir flags log gpu_expected
   name="$(entry_name "$(basename "$case_dir")")"
   dir="$out/$name"
   rm -rf "$dir"
   mkdir -p "$dir"
   cp "$case_dir/inputs.npz" "$case_dir/expected.npz" "$dir/"
+  # Where XLA:GPU's own outputs were recorded (the denormal cases), the GPU is checked against them.
+  gpu_expected="$(dirname "$case_dir")/../gpu-expected/$(basename "$case_dir")/expected.npz"
+  [ -f "$gpu_expected" ] && cp "$gpu_expected" "$dir/expected.npz"
   [ -f "$case_dir/meta.json" ] && cp "$case_dir/meta.json" "$dir/"
   flags=()
   if [ -f "$case_dir/meta.json" ] && grep -Eq '"x64"[[:space:]]*:[[:space:]]*true' "$case_dir/meta.json"; then

@@ -195,7 +195,6 @@ final class CompileCommand implements Callable<Integer> {
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (consts != null) return fail(err, "jaxc: error: --consts with -target ptx: not implemented yet");
     if (cpu != null || features != null) throw new ParameterException(spec.commandLine(), "--cpu/--features: not with -target ptx (use --sm)");
     String entry = name != null ? name : HostRun.entryName(model.getFileName().toString());
     Map<EmitKind, Path> paths;
@@ -211,8 +210,15 @@ final class CompileCommand implements Callable<Integer> {
       Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
       reporter.warnings(model, frontEnd);
       Program lowered = HostRun.lower(typed);
-      PtxCompiler.Described p = PtxCompiler.compileDescribed(lowered, arch, entry);
-      Optional<String> problem = CompileOutputs.writePtx(p, lowered.main(), host, paths,
+      Consts baked;
+      try {
+        baked = ConstsFile.read(consts, lowered.main());
+      } catch (ConstsFile.Invalid e) {
+        return fail(err, e.getMessage());
+      }
+      PtxCompiler.Described p = PtxCompiler.compileDescribed(lowered, arch, entry,
+          dev.jaxc.backend.ptx.HostControl.Policy.fromEnvironment(), baked);
+      Optional<String> problem = CompileOutputs.writePtx(p, lowered.main(), baked.count(), host, paths,
           model.getFileName().toString());
       return problem.isEmpty() ? ExitCode.OK : fail(err, problem.get());
     });

@@ -117,8 +117,8 @@ final class CompileOutputs {
    * it ({@code shared}, {@code obj}) with its header. All contents are made first and the library
    * linked first, as for the CPU; empty when all are written, else the one-line error.
    */
-  static Optional<String> writePtx(PtxCompiler.Described d, Jaxpr main, TargetSpec host, Map<EmitKind, Path> paths,
-      String source) {
+  static Optional<String> writePtx(PtxCompiler.Described d, Jaxpr main, int baked, TargetSpec host,
+      Map<EmitKind, Path> paths, String source) {
     DeviceProgram p = d.program();
     Map<EmitKind, byte[]> contents = new EnumMap<>(EmitKind.class);
     for (EmitKind k : paths.keySet()) {
@@ -127,7 +127,8 @@ final class CompileOutputs {
         case OBJ -> contents.put(k, HostLibrary.object(p, host));
         case HEADER -> {
           List<Var> inputs = main.inputs();
-          contents.put(k, PtxHeaderWriter.write(p.name(), source, List.of(), inputs, main.outs(), p.sm())
+          contents.put(k, PtxHeaderWriter.write(p.name(), source, inputs.subList(0, baked),
+                  inputs.subList(baked, inputs.size()), main.outs(), p.sm())
               .getBytes(StandardCharsets.UTF_8));
         }
         case SHARED -> { }  // linked below, straight to its path

@@ -95,6 +95,15 @@ final class HostRun {
     }
   }
 
+  /** As above, with the leading constvars baked in ({@code --consts}). */
+  static List<NpyArray> runEmulated(Program lowered, String name, String sm, Consts baked, List<NpyArray> inputs)
+      throws InputMismatch {
+    try (CompiledModule m = EmulatedLaunch.compile(lowered, sm, name,
+        dev.jaxc.backend.ptx.HostControl.Policy.fromEnvironment(), baked)) {
+      return run(m, inputs, baked.count() > 0);
+    }
+  }
+
   /** Runs a host module once on {@code inputs}; {@code baked}: its constvars come from --consts. */
   static List<NpyArray> run(CompiledModule m, List<NpyArray> inputs, boolean baked) throws InputMismatch {
     List<ArrayType> inTypes = m.inputTypes();

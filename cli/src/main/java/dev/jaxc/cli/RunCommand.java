@@ -67,7 +67,6 @@ final class RunCommand implements Callable<Integer> {
     if (sm != null && !ptx) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
     if (ptx && !PtxTarget.supports(arch))
       throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
-    if (ptx && consts != null) return fail(err, "jaxc: error: --consts with -target ptx: not implemented yet");
     Reporter reporter = new Reporter(err);
     FrontEnd frontEnd = new FrontEnd();
     return reporter.guard(model, frontEnd, () -> {
@@ -84,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
         List<NpyArray> in = Npz.read(inputs);
         String entry = HostRun.entryName(model.getFileName().toString());
         List<NpyArray> out = ptx
-            ? HostRun.runEmulated(lowered, entry, arch, in)
+            ? HostRun.runEmulated(lowered, entry, arch, baked, in)
             : HostRun.runLowered(lowered, entry, baked, in);
         if (ptx) {
           err.println("jaxc: note: -target ptx: the " + arch + " kernels ran emulated on this CPU (no GPU used)");

@@ -151,6 +151,49 @@ class CompileConstsTest {
     assertTrue(Files.notExists(dir.resolve("o2.npz")));
   }
 
+  /**
+   * {@code -target ptx --consts}: the constvars become initialised global-space arrays of the PTX
+   * module (which ptxas accepts), no longer inputs of the program or the header, and the emulated
+   * launch with them baked reproduces JAX's outputs for every case with constvars.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("ptxCases")
+  void ptxBakesConstsIntoTheModule(Path c) throws Exception {
+    int n = split(c);
+    assertTrue(n > 0);
+    Path out = dir.resolve("out.npz");
+    CliRunner run = CliRunner.run("run", c.resolve("model.jaxpr").toString(), "-target", "ptx", "--consts",
+        dir.resolve("consts.npz").toString(), "--inputs", dir.resolve("invars.npz").toString(), "--output", out.toString());
+    assertEquals(ExitCode.OK, run.status(), run.err());
+    List<NpyArray> expected = Npz.read(c.resolve("expected.npz"));
+    List<NpyArray> got = Npz.read(out);
+    assertEquals(expected.size(), got.size());
+    GoldenCase.Meta meta = new GoldenCase(c).meta();
+    for (int k = 0; k < got.size(); k++) {
+      assertEquals(Optional.empty(), ArrayComparison.compare(expected.get(k), got.get(k), meta.rtol(), meta.atol()), "output " + k);
+    }
+    CliRunner r = CliRunner.run("compile", c.resolve("model.jaxpr").toString(), "-target", "ptx", "--consts",
+        dir.resolve("consts.npz").toString(), "--emit", "ptx,header", "--name", "net", "-o", dir.toString());
+    assertEquals(ExitCode.OK, r.status(), r.err());
+    String ptx = Files.readString(dir.resolve("net.ptx"));
+    List<NpyArray> consts = Npz.read(dir.resolve("consts.npz"));
+    // LLVM may fold a small constant's loads and drop it: only the fixture's are all kept.
+    for (int k = 0; k < (c.equals(fixture()) ? n : 0); k++) {
+      String decl = ".global .align 64 .b8 jaxc_const_" + k + "[" + consts.get(k).data().length + "]";
+      assertTrue(ptx.contains(decl), "no " + decl);
+    }
+    int invars = Npz.read(dir.resolve("invars.npz")).size();
+    assertTrue(ptx.contains("// jaxc DeviceProgram net sm_80: workspace "), ptx.lines().findFirst().orElse(""));
+    assertEquals(invars, ptx.lines().findFirst().orElseThrow().replaceAll(".*input bytes \\[([^]]*)\\].*", "$1").split(",").length);
+    String h = Files.readString(dir.resolve("net.h"));
+    assertTrue(h.contains("Constvars baked into the library as read-only data (--consts), not inputs:"), h);
+    if (CompileTools.has("ptxas")) CompileTools.run(dir, "ptxas", "-arch=sm_80", "net.ptx", "-o", "/dev/null");
+  }
+
+  static Stream<Path> ptxCases() {
+    return cases().map(a -> (Path) a.get()[0]).distinct();
+  }
+
   @Test
   void bakedValuesAreAlignedReadOnlyDataOfTheArtifact() throws Exception {
     // A 16×16 constvar read in a loop too long to unroll stays a 1024-byte constant (small ones

@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.abi.Consts;
+import dev.jaxc.backend.llvm.abi.ConstsGlobals;
 import dev.jaxc.backend.llvm.abi.Libc;
 import dev.jaxc.backend.llvm.abi.EntryPoint;
 import dev.jaxc.backend.llvm.emit.Ir;
@@ -43,6 +44,11 @@ public final class EmulatedLaunch {
 
   /** As {@link #compile(Program, String, String)}, with control flow driven from the host by {@code policy}. */
   public static CompiledModule compile(Program program, String sm, String name, HostControl.Policy policy) {
+    return compile(program, sm, name, policy, Consts.NONE);
+  }
+
+  /** As above, with the leading {@code consts.count()} inputs baked in, as {@link PtxCompiler} bakes them. */
+  public static CompiledModule compile(Program program, String sm, String name, HostControl.Policy policy, Consts consts) {
     TargetSpec device = PtxTarget.spec(sm);
     Plan plan = PtxCompiler.plan(program);
     Llvm.init();
@@ -53,8 +59,9 @@ public final class EmulatedLaunch {
     try {
       // The device's spec: kernels choose their code for the GPU (no C library, no CPU vectors).
       try (Ir ir = new Ir(ctx, module, device, PtxTarget.NUMERICS)) {
-        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated(), policy);
-        EntryPoint.emit(ir, plan, name, Consts.NONE, host.arch(), bases -> launchAll(ir, plan, kernels, bases));
+        LLVMValueRef[] baked = ConstsGlobals.emit(ir, plan, consts, 0);
+        Kernels.Emitted kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Emulated(), policy, baked);
+        EntryPoint.emit(ir, plan, name, baked, host.arch(), bases -> launchAll(ir, plan, baked.length, kernels, bases));
         // Tagged with this CPU and its features (MCJIT's own machine is generic): a GPU always has
         // FMA, and without the host's, llvm.fmuladd would round twice where the GPU rounds once.
         Compiler.forTarget(ir, host);
@@ -63,7 +70,7 @@ public final class EmulatedLaunch {
       tm.configure(module);
       Compiler.verify(module);
       tm.optimize(module);
-      return new CompiledModule(ctx, module, tm, plan, name, 0);
+      return new CompiledModule(ctx, module, tm, plan, name, consts.count());
     } catch (RuntimeException | Error e) {
       if (tm != null) tm.close();
       LLVMDisposeModule(module);
@@ -76,11 +83,13 @@ public final class EmulatedLaunch {
    * Runs the program ({@link ProgramEmitter}): each launch as for each block, for each thread: set
    * the indices, call the kernel; a read-back loads the workspace.
    */
-  private static void launchAll(Ir ir, Plan plan, Kernels.Emitted kernels, Function<Buffer, LLVMValueRef> bases) {
-    int inputs = plan.inputs().size();
+  private static void launchAll(Ir ir, Plan plan, int baked, Kernels.Emitted kernels, Function<Buffer, LLVMValueRef> bases) {
+    int inputs = plan.inputs().size() - baked;
     int outputs = plan.outputs().size();
     LLVMValueRef[] args = new LLVMValueRef[inputs + outputs + 2];
-    for (int i = 0; i < inputs; i++) args[i] = bases.apply(new Buffer.Input(i, (ArrayType) plan.inputs().get(i).type()));
+    for (int i = 0; i < inputs; i++) {
+      args[i] = bases.apply(new Buffer.Input(baked + i, (ArrayType) plan.inputs().get(baked + i).type()));
+    }
     for (int o = 0; o < outputs; o++) args[inputs + o] = bases.apply(new Buffer.Output(o, (ArrayType) plan.outputs().get(o).type()));
     // Slots the host reads back lie after the plan's workspace: then the emulation has its own block.
     boolean own = kernels.workspaceBytes() > plan.workspaceBytes();

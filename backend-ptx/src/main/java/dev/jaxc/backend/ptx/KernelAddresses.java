@@ -9,7 +9,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
  * Where a kernel finds a plan's buffers, computed from its uniform parameters ({@link
- * DeviceProgram}): the top-level plan's inputs and outputs are parameters and temporaries
+ * DeviceProgram}): the top-level plan's inputs (but baked constvars, which are globals of the
+ * module) and outputs are parameters and temporaries
  * offsets into the workspace; a host-driven body's inputs and outputs are its equation's
  * operands and results, loop carries chosen by the iteration's parity and scan slices offset by
  * the iteration ({@link HostControl}). Temporaries of nested plans have absolute offsets too.
@@ -43,10 +44,10 @@ interface KernelAddresses {
     LLVMValueRef at(Ir ir, Params k);
   }
 
-  /** The top-level plan's buffers. */
-  static KernelAddresses top() {
+  /** The top-level plan's buffers; its first {@code baked.length} inputs at those constant addresses. */
+  static KernelAddresses top(LLVMValueRef[] baked) {
     return (ir, k, b) -> {
-      if (b instanceof Buffer.Input i) return k.input(i.index());
+      if (b instanceof Buffer.Input i) return i.index() < baked.length ? baked[i.index()] : k.input(i.index() - baked.length);
       if (b instanceof Buffer.Output o) return k.output(o.index());
       if (b instanceof Buffer.Temp t) return temp(ir, k, t.offset());
       throw new AssertionError(b);

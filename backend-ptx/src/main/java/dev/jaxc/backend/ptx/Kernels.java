@@ -50,13 +50,13 @@ final class Kernels {
   /** Workspace slots (after the plan's workspace) for branch numbers read back by the host. */
   private int slots;
 
-  private Kernels(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy) {
+  private Kernels(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy, int baked) {
     this.ir = ir;
     this.policy = policy;
     this.name = name;
     this.regions = new GridRegions(ir, index);
     this.reductions = new GpuReductions(ir, index);
-    this.inputs = plan.inputs().size();
+    this.inputs = plan.inputs().size() - baked;
     this.outputs = plan.outputs().size();
     this.planBytes = plan.workspaceBytes();
     LLVMTypeRef[] params = new LLVMTypeRef[inputs + outputs + 2];
@@ -66,8 +66,16 @@ final class Kernels {
   }
 
   static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy) {
-    Kernels k = new Kernels(ir, plan, name, index, policy);
-    List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top());
+    return emit(ir, plan, name, index, policy, new LLVMValueRef[0]);
+  }
+
+  /**
+   * As above, with the plan's leading {@code baked.length} inputs (constvars baked with
+   * {@code --consts}) read from those globals' addresses: the kernels' parameters are the rest.
+   */
+  static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy, LLVMValueRef[] baked) {
+    Kernels k = new Kernels(ir, plan, name, index, policy, baked.length);
+    List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top(baked));
     return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, k.workspaceBytes());
   }
 

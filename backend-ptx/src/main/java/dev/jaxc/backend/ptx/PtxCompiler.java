@@ -4,6 +4,8 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.CpuBackendRules;
+import dev.jaxc.backend.llvm.abi.Consts;
+import dev.jaxc.backend.llvm.abi.ConstsGlobals;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import dev.jaxc.backend.llvm.llvm.TargetMachine;
@@ -33,6 +35,8 @@ public final class PtxCompiler {
   private static final Pattern C_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   /** LLVM's calling convention for PTX entry functions ({@code ptx_kernel}). */
   private static final int PTX_KERNEL = 71;
+  /** NVPTX's address space of global memory. */
+  private static final int GLOBAL_SPACE = 1;
 
   private PtxCompiler() {}
 
@@ -61,6 +65,18 @@ public final class PtxCompiler {
 
   /** As {@link #compileDescribed(Program, String, String)}, with control flow driven from the host by {@code policy}. */
   public static Described compileDescribed(Program program, String sm, String name, HostControl.Policy policy) {
+    return compileDescribed(program, sm, name, policy, Consts.NONE);
+  }
+
+  /**
+   * As above, with the leading {@code consts.count()} inputs (constvars, {@code --consts}) baked
+   * into the PTX module as initialised global-space arrays: the driver uploads them when it loads
+   * the module, and they are no longer inputs of the program.
+   *
+   * @throws IllegalArgumentException a value does not fit its constvar
+   */
+  public static Described compileDescribed(Program program, String sm, String name, HostControl.Policy policy,
+      Consts consts) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
     TargetSpec target = PtxTarget.spec(sm);
     Plan plan = plan(program);
@@ -70,7 +86,8 @@ public final class PtxCompiler {
     try (TargetMachine tm = new TargetMachine(target)) {
       Kernels.Emitted kernels;
       try (Ir ir = new Ir(ctx, module, target, PtxTarget.NUMERICS)) {
-        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx(), policy);
+        LLVMValueRef[] baked = ConstsGlobals.emit(ir, plan, consts, GLOBAL_SPACE);
+        kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx(), policy, baked);
         for (LLVMValueRef k : kernels.functions()) LLVMSetFunctionCallConv(k, PTX_KERNEL);
         forDevice(ir, target);
       }
@@ -87,7 +104,7 @@ public final class PtxCompiler {
         mapped.add(l.mapped());
       }
       DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, kernels.program(), kernels.workspaceBytes(),
-          bytes(plan.inputs()), bytes(plan.outputs()));
+          bytes(plan.inputs().subList(consts.count(), plan.inputs().size())), bytes(plan.outputs()));
       return new Described(p, steps, mapped);
     } finally {
       LLVMDisposeModule(module);

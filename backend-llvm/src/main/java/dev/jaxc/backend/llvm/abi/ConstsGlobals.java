@@ -13,17 +13,19 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 /**
  * Emits baked constvars ({@link Consts}) as private constant globals of raw bytes, aligned like
  * workspace buffers (64 bytes), so they land in the artifact's read-only data and LLVM may fold
- * loads from them.
+ * loads from them. On a GPU they are globals of the device's global address space (initialised
+ * data of the PTX module, uploaded by the driver when it loads the module).
  */
-final class ConstsGlobals {
+public final class ConstsGlobals {
   private ConstsGlobals() {}
 
   /**
-   * The address of each baked input, in order.
+   * The address of each baked input, in order, as a generic pointer; the globals live in LLVM
+   * address space {@code addressSpace} (0 on a CPU; NVPTX's global space is 1).
    *
    * @throws IllegalArgumentException more values than constvars, or a value of the wrong size
    */
-  static LLVMValueRef[] emit(Ir ir, Plan plan, Consts consts) {
+  public static LLVMValueRef[] emit(Ir ir, Plan plan, Consts consts, int addressSpace) {
     List<Var> constvars = plan.jaxpr().constvars();
     if (consts.count() > constvars.size())
       throw new IllegalArgumentException(consts.count() + " values for " + constvars.size() + " constvars");
@@ -35,18 +37,19 @@ final class ConstsGlobals {
       long bytes = t.shape().elementCount() * t.dtype().byteSize();
       if (data.length != bytes)
         throw new IllegalArgumentException("constvar " + v.name() + " is " + t.text() + " (" + bytes + " bytes), got " + data.length + " bytes");
-      r[k] = global(ir, k, data);
+      LLVMValueRef g = global(ir, k, data, addressSpace);
+      r[k] = addressSpace == 0 ? g : LLVMConstAddrSpaceCast(g, ir.ptr);
     }
     return r;
   }
 
-  private static LLVMValueRef global(Ir ir, int k, byte[] data) {
+  private static LLVMValueRef global(Ir ir, int k, byte[] data, int addressSpace) {
     LLVMValueRef init;
     try (BytePointer p = new BytePointer(Math.max(1, data.length))) {  // a 0-byte one may be null
       p.put(data, 0, data.length);
       init = LLVMConstStringInContext2(ir.ctx, p, data.length, 1);
     }
-    LLVMValueRef g = LLVMAddGlobal(ir.module, LLVMTypeOf(init), "jaxc_const_" + k);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(ir.module, LLVMTypeOf(init), "jaxc_const_" + k, addressSpace);
     LLVMSetInitializer(g, init);
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);

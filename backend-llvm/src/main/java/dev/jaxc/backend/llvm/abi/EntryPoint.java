@@ -60,7 +60,15 @@ public final class EntryPoint {
    */
   public static LLVMValueRef emit(Ir ir, Plan plan, String name, Consts consts, TargetSpec.Arch arch,
       Consumer<Function<Buffer, LLVMValueRef>> schedule) {
-    LLVMValueRef[] baked = ConstsGlobals.emit(ir, plan, consts);
+    return emit(ir, plan, name, ConstsGlobals.emit(ir, plan, consts, 0), arch, schedule);
+  }
+
+  /**
+   * As above, with the baked inputs' globals emitted already ({@link ConstsGlobals#emit}, which
+   * other code of the module reads too: the PTX backend's emulated kernels).
+   */
+  public static LLVMValueRef emit(Ir ir, Plan plan, String name, LLVMValueRef[] baked, TargetSpec.Arch arch,
+      Consumer<Function<Buffer, LLVMValueRef>> schedule) {
     int numInputs = plan.inputs().size() - baked.length;
     int numOutputs = plan.outputs().size();
     constant(ir, name + "_num_inputs", ir.i32, numInputs);

@@ -29,7 +29,8 @@ final class MathLowering {
     this.ir = ir;
     this.arith = arith;
     // The denormal mode attribute is set by Compiler; FTZ is set in hardware where the numerics say so.
-    this.lib = new MathLibrary(ir.module, false, ir.numerics().flushesInHardware());
+    this.lib = new MathLibrary(ir.module, false, ir.numerics().flushesInHardware(),
+        ir.numerics().denormals() == Numerics.Denormals.IEEE);
     this.complex = new ComplexMath(ir, arith, lib);
   }
 

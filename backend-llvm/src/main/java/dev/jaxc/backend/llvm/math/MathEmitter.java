@@ -257,6 +257,11 @@ final class MathEmitter {
    * {@link #ftz} of {@code r}, the result of a float arithmetic instruction: nothing to do where
    * the hardware's FTZ flushed it already ({@link MathLibrary#arithmeticFlushed}).
    */
+  /** XLA:GPU's denormal semantics (kept) rather than XLA:CPU's (DAZ, FTZ): {@link MathLibrary}. */
+  public boolean keepsDenormals() {
+    return lib.keepsDenormals();
+  }
+
   public LLVMValueRef ftzArithmetic(LLVMValueRef r) {
     return lib.arithmeticFlushed() ? r : ftz(r);
   }

@@ -24,6 +24,7 @@ public final class MathLibrary {
   private final LLVMContextRef ctx;
   private final boolean flushDenormals;
   private final boolean arithmeticFlushed;
+  private final boolean keepsDenormals;
 
   /**
    * {@code flushDenormals}: the code will run with the FTZ and DAZ bits set (MXCSR on x86, FPCR.FZ
@@ -44,14 +45,29 @@ public final class MathLibrary {
    * instructions fewer per call.
    */
   public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed) {
+    this(module, flushDenormals, arithmeticFlushed, false);
+  }
+
+  /**
+   * {@code keepsDenormals}: the code follows XLA:GPU, which keeps denormals (no FTZ/DAZ), so a
+   * function whose XLA:CPU form reads a denormal input as zero takes it as it is where XLA:GPU's
+   * differs visibly (log(1e-40) = -92.1, not -inf): see {@link MathEmitter#keepsDenormals}.
+   */
+  public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals) {
     this.module = module;
     this.ctx = LLVMGetModuleContext(module);
     this.flushDenormals = flushDenormals;
     this.arithmeticFlushed = arithmeticFlushed;
+    this.keepsDenormals = keepsDenormals;
   }
 
   boolean arithmeticFlushed() {
     return arithmeticFlushed;
+  }
+
+  /** Whether the functions give XLA:GPU's results for denormal inputs rather than XLA:CPU's (DAZ). */
+  boolean keepsDenormals() {
+    return keepsDenormals;
   }
 
   LLVMModuleRef module() {
