@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The GPU check of the tensor-core GEMM (backend-ptx MmaGemm), in two halves:
+#
+#   bench/gpu/tensor_cores.sh build OUT   here (Java, the repository's .venv): builds OUT (a few MiB)
+#   bench/gpu/tensor_cores.sh run OUT     on the GPU machine (Python 3, NumPy, CuPy, JAX; no Java)
+#
+# build writes
+#   OUT/cases          testdata/gpu-gemm's 18 golden cases (bench/gpu/build_cases.sh, sm_80 PTX,
+#                      the default rule: f16/bf16 on mma.sync, f32 on 3xTF32 from M*N*K >= 2^21)
+#   OUT/cases-3xtf32   the same with JAXC_PTX_F32_GEMM=3xtf32 (every f32 product on tensor cores)
+#   OUT/suite/NAME     suite GEMM workloads (bench/suite/cases), default rule
+#   OUT/suite-simt/NAME  matmul_2048 and transformer_block with JAXC_PTX_F32_GEMM=simt (the old kernel)
+#   OUT/half/NAME      f16/bf16 matmuls of bench/gpu/half_matmul.py
+# run, in about a minute and a half of GPU time: check_cases.py on both case folders (JAX's outputs
+# within each case's tolerances), time_suite.py on the suite libraries against jax.jit (the matmuls
+# are flagged MISMATCH against XLA's TF32 default, as before), precision_check.py (jaxc against
+# XLA at precision=highest: 3xTF32 should stay near 1e-6 as the SIMT kernel was), half_matmul.py.
+# With the device tool: build here into an ignored folder (out/tc is under .gitignore's /out/),
+# then run with carry ["out/tc"] and the command `bench/gpu/tensor_cores.sh run out/tc`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+here="$root/bench/gpu"
+SUITE_DEFAULT="matmul_256 matmul_1024 matmul_2048 batched_matmul mlp conv2d transformer_block"
+SUITE_SIMT="matmul_2048 transformer_block"
+
+suite_build() {  # OUTDIR NAMES...
+  local dir="$1" name
+  shift
+  mkdir -p "$dir"
+  for name in "$@"; do
+    mkdir -p "$dir/$name"
+    "${JAXC:-$root/jaxc}" compile "$root/bench/suite/cases/$name/model.jaxpr" -target ptx --sm sm_80 \
+        --emit shared --name "$name" -o "$dir/$name/lib$name.so"
+    echo "built $dir/$name"
+  done
+}
+
+case "${1:-}" in
+  build)
+    [ $# -eq 2 ] || { echo "usage: $0 build OUT" >&2; exit 2; }
+    out="$2"
+    mkdir -p "$out"
+    out="$(cd "$out" && pwd)"
+    "$here/build_cases.sh" "$out/cases" "$root/testdata/gpu-gemm"
+    JAXC_PTX_F32_GEMM=3xtf32 "$here/build_cases.sh" "$out/cases-3xtf32" "$root/testdata/gpu-gemm"
+    # shellcheck disable=SC2086
+    suite_build "$out/suite" $SUITE_DEFAULT
+    # shellcheck disable=SC2086
+    JAXC_PTX_F32_GEMM=simt suite_build "$out/suite-simt" $SUITE_SIMT
+    python="${PYTHON:-$root/.venv/bin/python}"
+    [ -x "$python" ] || python=/work/main/.venv/bin/python
+    "$python" "$here/half_matmul.py" jaxpr "$out/half-src"
+    for d in "$out/half-src"/*/; do
+      name="$(basename "$d")"
+      mkdir -p "$out/half/$name"
+      "${JAXC:-$root/jaxc}" compile "$d/model.jaxpr" -target ptx --sm sm_80 --emit shared --name "$name" \
+          -o "$out/half/$name/lib$name.so"
+      echo "built $out/half/$name"
+    done
+    echo "OUT holds $(du -sh "$out" | cut -f1)"
+    ;;
+  run)
+    [ $# -eq 2 ] || { echo "usage: $0 run OUT" >&2; exit 2; }
+    out="$(cd "$2" && pwd)"
+    # time_suite.py and precision_check.py import the suite's counter_rng and workloads.
+    export PYTHONPATH="$root/bench/suite${PYTHONPATH:+:$PYTHONPATH}"
+    nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || true
+    echo "== gpu-gemm cases, default rule"
+    python3 "$here/check_cases.py" "$out/cases" --device-checks 4 || true
+    echo "== gpu-gemm cases, 3xTF32 forced"
+    python3 "$here/check_cases.py" "$out/cases-3xtf32" --device-checks 4 || true
+    echo "== suite, default rule (f32 GEMMs of >= 2^21 multiply-adds on 3xTF32)"
+    # shellcheck disable=SC2086
+    python3 "$here/time_suite.py" "$out/suite" --runs 11 --only $SUITE_DEFAULT
+    echo "== suite, JAXC_PTX_F32_GEMM=simt"
+    # shellcheck disable=SC2086
+    python3 "$here/time_suite.py" "$out/suite-simt" --runs 11 --only $SUITE_SIMT
+    echo "== precision: jaxc (default rule) against XLA default (TF32) and highest"
+    (cd "$out" && python3 "$here/precision_check.py")
+    echo "== f16/bf16 matmuls"
+    python3 "$here/half_matmul.py" time "$out/half"
+    ;;
+  *)
+    echo "usage: $0 build OUT | $0 run OUT" >&2
+    exit 2
+    ;;
+esac
