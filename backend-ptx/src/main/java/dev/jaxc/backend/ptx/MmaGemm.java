@@ -195,33 +195,33 @@ final class MmaGemm {
         for (int r = 0; r < cFrag.count(); r++) cFrag.store(t, r, Value.of(ir.constReal(ir.f32, 0.0)));
       });
       long slices = (k + tk - 1) / tk;
+      // The next slice's operand elements (f32 values, zero where they do not count) per thread:
+      // loaded from global memory before the current slice's instructions, encoded and stored to
+      // shared memory after them (software pipelining).
+      int ua = tm * tk / BLOCK;
+      int ub = tk * tn / BLOCK;
+      BlockCode.Slots staged = bc.slots(ir.f32, 4, ua + ub);
+      bc.phase(t -> fetch(t, ir.i64(0), b, m0, n0, staged));
       ir.loop(ir.i64(0), ir.i64(slices), 1, slice -> {
-        LLVMValueRef k0 = ir.mul(slice, ir.i64(tk));
         bc.phase(t -> {
-          for (int u = 0; u < tm * tk / BLOCK; u++) {
-            LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
-            LLVMValueRef kk = ir.urem(e, ir.i64(tk));
-            LLVMValueRef mm = ir.udiv(e, ir.i64(tk));
-            LLVMValueRef row = ir.add(m0, mm);
-            LLVMValueRef red = ir.add(k0, kk);
-            LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
-            GemmCore.Term term = s.a().at(axes.outIndex(ir, b, clamp(row, m), ir.i64(0)),
-                GpuReductions.unflatten(ir, clamp(red, k), s.red()));
-            stage(aTile, ir.add(ir.mul(mm, ir.i64(stride)), kk), term, inside, true);
-          }
-          for (int u = 0; u < tk * tn / BLOCK; u++) {
-            LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
-            LLVMValueRef nn = ir.urem(e, ir.i64(tn));
-            LLVMValueRef kk = ir.udiv(e, ir.i64(tn));
-            LLVMValueRef col = ir.add(n0, nn);
-            LLVMValueRef red = ir.add(k0, kk);
-            LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, col, ir.i64(n)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
-            GemmCore.Term term = s.b().at(axes.outIndex(ir, b, ir.i64(0), clamp(col, n)),
-                GpuReductions.unflatten(ir, clamp(red, k), s.red()));
-            stage(bTile, ir.add(ir.mul(nn, ir.i64(stride)), kk), term, inside, false);
+          for (int u = 0; u < ua + ub; u++) {
+            boolean lhs = u < ua;
+            LLVMValueRef e = ir.add(t, ir.i64((long) (lhs ? u : u - ua) * BLOCK));
+            LLVMValueRef at = lhs ? ir.add(ir.mul(ir.udiv(e, ir.i64(tk)), ir.i64(stride)), ir.urem(e, ir.i64(tk)))
+                : ir.add(ir.mul(ir.urem(e, ir.i64(tn)), ir.i64(stride)), ir.udiv(e, ir.i64(tn)));
+            LLVMValueRef[] words = encode(staged.load(t, u).v());
+            for (int q = 0; q < parts; q++) {
+              LLVMValueRef word = words[q];
+              LLVMValueRef tile = (lhs ? aTile : bTile)[q];
+              if (halves) ir.store(ir.trunc(word, ir.i16), ir.gep(ir.i16, tile, at), 2);
+              else ir.store(word, ir.gep(ir.i32, tile, at), 4);
+            }
           }
         });
         bc.barrier();
+        // Past the last slice every element is outside K: zeros, from clamped (valid) addresses.
+        LLVMValueRef next = ir.mul(ir.add(slice, ir.i64(1)), ir.i64(tk));
+        bc.phase(t -> fetch(t, next, b, m0, n0, staged));
         for (int step = 0; step < tk / kind.k; step++) {
           int ks = step * kind.k;
           bc.phase(t -> {
@@ -277,28 +277,51 @@ final class MmaGemm {
       });
     }
 
-    /**
-     * Stores an operand element into its shared tile at {@code i}: zero where it is past the
-     * matrix or does not take part; f16/bf16 as its bits, f32 as its tf32 big part and the tf32
-     * rounding of the rest.
-     */
-    private void stage(LLVMValueRef[] tile, LLVMValueRef i, GemmCore.Term term, LLVMValueRef inside, boolean lhs) {
+    /** Loads this thread's elements of the slice from K index {@code k0} of both operands into its staged slots. */
+    private void fetch(LLVMValueRef t, LLVMValueRef k0, LLVMValueRef b, LLVMValueRef m0, LLVMValueRef n0,
+        BlockCode.Slots staged) {
+      int ua = tm * tk / BLOCK;
+      for (int u = 0; u < ua; u++) {
+        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
+        LLVMValueRef row = ir.add(m0, ir.udiv(e, ir.i64(tk)));
+        LLVMValueRef red = ir.add(k0, ir.urem(e, ir.i64(tk)));
+        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
+        GemmCore.Term term = s.a().at(axes.outIndex(ir, b, clamp(row, m), ir.i64(0)),
+            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        staged.store(t, u, Value.of(value(term, inside, true)));
+      }
+      for (int u = 0; u < tk * tn / BLOCK; u++) {
+        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
+        LLVMValueRef col = ir.add(n0, ir.urem(e, ir.i64(tn)));
+        LLVMValueRef red = ir.add(k0, ir.udiv(e, ir.i64(tn)));
+        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, col, ir.i64(n)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
+        GemmCore.Term term = s.b().at(axes.outIndex(ir, b, ir.i64(0), clamp(col, n)),
+            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        staged.store(t, ua + u, Value.of(value(term, inside, false)));
+      }
+    }
+
+    /** An operand element's f32 value as the sum reads it: zero where it is past the matrix or does not take part. */
+    private LLVMValueRef value(GemmCore.Term term, LLVMValueRef inside, boolean lhs) {
       LLVMValueRef ok = term.valid() == null ? inside : ir.and(inside, term.valid());
       LLVMValueRef v = term.value().v();
       if (kind == Mma.TF32) v = lhs ? acc.lhsTerm(term.value()) : acc.rhsTerm(term.value());
-      v = ir.select(ok, v, ir.constReal(ir.f32, 0.0));
+      return ir.select(ok, v, ir.constReal(ir.f32, 0.0));
+    }
+
+    /**
+     * An element as the shared tile holds it, 32-bit words per part: f16/bf16 as its bits, f32 as
+     * its tf32 big part and the tf32 rounding of the rest.
+     */
+    private LLVMValueRef[] encode(LLVMValueRef v) {
       if (halves) {
         // Exact: an f16/bf16 operand's f32 value is one of its dtype's.
-        LLVMValueRef h = HalfFloats.fromF32(ir, kind == Mma.F16 ? DType.F16 : DType.BF16, v);
-        ir.store(h, ir.gep(ir.i16, tile[0], i), 2);
-      } else {
-        LLVMValueRef big = Mma.tf32(ir, bc.device(), v);
-        LLVMValueRef rest = ir.faddExact(v, ir.fneg(ir.bitcast(big, ir.f32)));
-        LLVMValueRef finite = ir.fcmp(LLVMRealOLT, ir.fabs(ir.bitcast(big, ir.f32)), ir.constReal(ir.f32, Double.POSITIVE_INFINITY));
-        LLVMValueRef small = ir.select(finite, Mma.tf32(ir, bc.device(), rest), ir.i32(0));
-        ir.store(big, ir.gep(ir.i32, tile[0], i), 4);
-        ir.store(small, ir.gep(ir.i32, tile[1], i), 4);
+        return new LLVMValueRef[] {ir.zext(HalfFloats.fromF32(ir, kind == Mma.F16 ? DType.F16 : DType.BF16, v), ir.i32)};
       }
+      LLVMValueRef big = Mma.tf32(ir, bc.device(), v);
+      LLVMValueRef rest = ir.faddExact(v, ir.fneg(ir.bitcast(big, ir.f32)));
+      LLVMValueRef finite = ir.fcmp(LLVMRealOLT, ir.fabs(ir.bitcast(big, ir.f32)), ir.constReal(ir.f32, Double.POSITIVE_INFINITY));
+      return new LLVMValueRef[] {big, ir.select(finite, Mma.tf32(ir, bc.device(), rest), ir.i32(0))};
     }
 
     /** The 32-bit input register at (row, col) of a shared tile: two halves from col (even), or one word. */
