@@ -9,7 +9,8 @@
 #                      the default rule: f16/bf16 on mma.sync, f32 on 3xTF32 from M*N*K >= 2^21)
 #   OUT/cases-3xtf32   the same with JAXC_PTX_F32_GEMM=3xtf32 (every f32 product on tensor cores)
 #   OUT/suite/NAME     suite GEMM workloads (bench/suite/cases), default rule
-#   OUT/suite-simt/NAME  matmul_2048 and transformer_block with JAXC_PTX_F32_GEMM=simt (the old kernel)
+#   OUT/suite-simt/NAME  the f32 GEMM workloads that now take 3xTF32, with JAXC_PTX_F32_GEMM=simt (the old
+#                      kernel), to compare
 #   OUT/half/NAME      f16/bf16 matmuls of bench/gpu/half_matmul.py
 # run, in about a minute and a half of GPU time: check_cases.py on both case folders (JAX's outputs
 # within each case's tolerances), time_suite.py on the suite libraries against jax.jit (the matmuls
@@ -21,7 +22,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/gpu"
 SUITE_DEFAULT="matmul_256 matmul_1024 matmul_2048 batched_matmul mlp conv2d transformer_block"
-SUITE_SIMT="matmul_2048 transformer_block"
+SUITE_SIMT="matmul_256 matmul_1024 matmul_2048 mlp transformer_block"
 
 suite_build() {  # OUTDIR NAMES...
   local dir="$1" name

@@ -22,10 +22,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * <p>A block of 256 threads is 8 warps in 2 rows × 4 columns over a {@code 32 fm} × {@code 32 fn}
  * output tile ({@link Tile}); each warp owns fm × fn instruction tiles of 16 × 8, their C fragments
- * in its lanes' registers for the whole K loop. K goes in slices of {@link #tk}: the block loads
- * the slice's A tile (row-major, K contiguous) and B tile (N-major, K contiguous) into shared
- * memory as input registers' bits (f16/bf16 halves, or tf32 big and small words), elements past
- * M, N or K and terms that do not take part as zeros; a barrier; per instruction step every lane
+ * in its lanes' registers for the whole K loop. K goes in slices of {@link #tk}: each thread
+ * loads its elements of the next slice into registers before the current slice's instructions
+ * (elements past M, N or K and terms that do not take part as zeros) and after them stores them
+ * to the A tile (row-major, K contiguous) and B tile (N-major, K contiguous) in shared memory as
+ * input registers' bits (f16/bf16 halves, or tf32 big and small words); a barrier; per
+ * instruction step every lane
  * loads its fragments from shared memory by the ISA's layout, then the warp's instructions run;
  * a barrier. Rows are padded by 8 halves (4 words), so a warp's fragment loads hit 32 banks.
  * The results are the instructions' sums, not the CPU's order: within the tolerances of the
