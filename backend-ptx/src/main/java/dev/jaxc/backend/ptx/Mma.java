@@ -179,14 +179,14 @@ enum Mma {
   /**
    * {@code cvt.rna.tf32.f32}: x rounded to tf32 (10 mantissa bits, to nearest, ties away from zero)
    * as a 32-bit register, its low 13 bits zero. On the GPU the NVVM intrinsic; in the emulation
-   * the same rounding on the bits (add half of the dropped bits' unit to the magnitude, clear
-   * them; infinities and NaNs kept).
+   * what Ampere's code for the instruction does on the bits: where |x| is not ≥ infinity and not
+   * NaN, add half of the dropped bits' unit to the magnitude; then clear the 13 bits.
    */
   static LLVMValueRef tf32(Ir ir, boolean device, LLVMValueRef x) {
     if (device) return ir.intrinsic("llvm.nvvm.f2tf32.rna", new LLVMTypeRef[0], x);
     LLVMValueRef bits = ir.bitcast(x, ir.i32);
     LLVMValueRef special = ir.icmp(LLVMIntEQ, ir.and(bits, ir.i32(0x7f800000L)), ir.i32(0x7f800000L));
-    LLVMValueRef rounded = ir.and(ir.add(bits, ir.i32(0x1000)), ir.i32(0xffffe000L));
-    return ir.select(special, bits, rounded);
+    LLVMValueRef added = ir.select(special, bits, ir.add(bits, ir.i32(0x1000)));
+    return ir.and(added, ir.i32(0xffffe000L));
   }
 }
