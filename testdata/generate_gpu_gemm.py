@@ -6,7 +6,12 @@ per 256-thread block, K in slices of 16, batch dims on the grid): M, N and K of 
 130 (under, over and across tile and slice edges), transposed operands (contracting dims first
 or last), batch dims in front and in the middle of an operand, several contracting and free
 dims, fused producers on both operands, f16/bf16 operands (f32 accumulation), f64, integers, a
-complex product and convolutions (implicit GEMM). Small enough for the emulated launch.
+complex product and convolutions (implicit GEMM). The gpugemm_tc_* cases are for the
+tensor-core kernel (backend-ptx MmaGemm: 32 x 32 to 128 x 128 tiles of 16 x 8 instructions,
+K slices of 32 for f16/bf16 and 16 for f32's 3xTF32): f16/bf16/f32 shapes ragged against
+the 16 x 8 x 16 instruction and the slices, transposed layouts, batch dims, convolutions, and
+an f32 product of 128^3 (large enough that 3xTF32 is the default). Small enough for the
+emulated launch.
 Written with testdata/generate.py's machinery (same file formats);
 usage: /work/main/.venv/bin/python testdata/generate_gpu_gemm.py
 """
@@ -61,6 +66,28 @@ case("gpugemm_conv", lambda x, w: (lax.conv_general_dilated(x, w, (2, 1), "SAME"
                                                             dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=3)),
      lambda r: (N(r, (2, 9, 11, 3)), N(r, (3, 3, 3, 6))),
      "convolution as implicit GEMM: stride, SAME padding; and 3 feature groups", T32M)
+
+# Tensor-core kernel (MmaGemm).
+case("gpugemm_tc_f16", lambda a, b, c, d: (a @ b, jnp.einsum("bkm,bnk->bmn", c, d)),
+     lambda r: (N(r, (65, 77), f16), N(r, (77, 40), f16), N(r, (2, 33, 70), f16), N(r, (2, 19, 33), f16)),
+     "f16: 65x77 @ 77x40 (M, N, K ragged against 16 x 8 x 16 and slices of 32); batched, lhs "
+     "contracting dim first and rhs transposed", T16)
+case("gpugemm_tc_bf16", lambda a, b, c, d: (a.T @ b, jnp.einsum("mbk,bkn->bmn", c, d)),
+     lambda r: (N(r, (50, 131), bf16), N(r, (50, 9), bf16), N(r, (40, 3, 17), bf16), N(r, (3, 17, 24), bf16)),
+     "bf16: A^T @ B with N of 9 (one instruction column and a ragged one); batch dim in the "
+     "middle of lhs", TBF)
+case("gpugemm_tc_f32", lambda a, b, c, d: (a @ b, jnp.einsum("bmk,bnk->bmn", c, d)),
+     lambda r: (N(r, (33, 160)), N(r, (160, 30)), N(r, (2, 40, 45)), N(r, (2, 23, 45))),
+     "f32 (3xTF32 where forced): K of 160, M and N over instruction edges; batched with rhs transposed", T32M)
+case("gpugemm_tc_f32_large", lambda u, v, w: (jnp.sin(u[:, None] * v[None, :]) @ jnp.cos(v[:, None] * w[None, :]),),
+     lambda r: (N(r, (128,)), N(r, (128,)), N(r, (128,))),
+     "f32 128^3 with fused producers on both operands: 3xTF32 by default on sm_80 and newer "
+     "(M*N*K of 2^21)", T32M)
+case("gpugemm_tc_conv", lambda x, w, xh, wh: (
+        lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        lax.conv_general_dilated(xh, wh, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW"))),
+     lambda r: (N(r, (2, 10, 12, 8)), N(r, (3, 3, 8, 20)), N(r, (2, 8, 10, 12), f16), N(r, (20, 8, 3, 3), f16)),
+     "convolutions as implicit GEMM on tensor cores: f32 NHWC (3xTF32 where forced) and f16 NCHW", T16)
 
 
 def main():

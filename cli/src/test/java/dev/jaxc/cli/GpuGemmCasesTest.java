@@ -30,7 +30,12 @@ import org.junit.jupiter.api.Test;
  * block before the next, must reproduce JAX's outputs within the case's tolerances: a tile edge,
  * slice edge or operand index decoded wrongly gives wrong elements. The cases are small, so the
  * rule picks 32 × 32 tiles for them; each is run again with the 128 × 128 and 64 × 64 tiles forced
- * ({@code jaxc.ptx.gemmTile}) and with 3 × 5 outputs per thread.
+ * ({@code jaxc.ptx.gemmTile}) and with 3 × 5 outputs per thread. The f16 and bf16 products (and
+ * f32 ones of 128^3, or all with 3xTF32 forced by {@code jaxc.ptx.f32Gemm}) must run on tensor
+ * cores on sm_80 and sm_90 (the full {@code mma.sync} mnemonic in the PTX: a misspelt intrinsic
+ * would leave a call) and not on sm_70, whose PTX ptxas must accept too; the emulation runs each
+ * {@code mma.sync} as the warp's collective operation on the lanes' fragment registers, so a
+ * fragment loaded into the wrong register gives wrong sums.
  */
 class GpuGemmCasesTest {
   @Test
@@ -39,29 +44,60 @@ class GpuGemmCasesTest {
     Path work = Files.createTempDirectory("jaxc-gpugemm");
     List<String> bad = new ArrayList<>();
     List<GoldenCase> cases = GoldenCase.find(Corpus.testdata("gpu-gemm"));
-    assertTrue(cases.size() >= 12, "only " + cases.size() + " cases");
+    assertTrue(cases.size() >= 18, "only " + cases.size() + " cases");
     try {
-      for (String tile : new String[] {null, "8x8", "4x4", "3x5"}) {
-        if (tile == null) System.clearProperty("jaxc.ptx.gemmTile");
-        else System.setProperty("jaxc.ptx.gemmTile", tile);
-        for (GoldenCase c : cases) bad.addAll(check(c, work, ptxas, tile == null ? "" : " (tile " + tile + ")"));
+      String[][] configs = {{null, null}, {"8x8", null}, {"4x4", null}, {"3x5", null}, {null, "3xtf32"},
+          {"8x8", "3xtf32"}, {"4x4", "3xtf32"}};
+      for (String[] config : configs) {
+        set("jaxc.ptx.gemmTile", config[0]);
+        set("jaxc.ptx.f32Gemm", config[1]);
+        String label = (config[0] == null ? "" : " (tile " + config[0] + ")") + (config[1] == null ? "" : " (" + config[1] + ")");
+        for (GoldenCase c : cases) bad.addAll(check(c, work, ptxas, label, config[1] != null));
       }
     } finally {
       System.clearProperty("jaxc.ptx.gemmTile");
+      System.clearProperty("jaxc.ptx.f32Gemm");
       Files.deleteIfExists(work);
     }
     assertEquals(List.of(), bad);
   }
 
-  private static List<String> check(GoldenCase c, Path work, Optional<Path> ptxas, String tile) throws Exception {
+  private static void set(String property, String value) {
+    if (value == null) System.clearProperty(property);
+    else System.setProperty(property, value);
+  }
+
+  private static final String F16 = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+  private static final String BF16 = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+  private static final String TF32 = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
+
+  /** The tensor-core instructions a case's PTX must hold on sm_80 and newer. */
+  private static List<String> instructions(String name, boolean tf32Forced) {
+    List<String> want = new ArrayList<>();
+    if (name.equals("gpugemm_f16") || name.equals("gpugemm_tc_f16") || name.equals("gpugemm_tc_conv")) want.add(F16);
+    if (name.equals("gpugemm_bf16") || name.equals("gpugemm_tc_bf16")) want.add(BF16);
+    // Every case with an f32 product (K > 1) where 3xTF32 is forced.
+    List<String> noF32 = List.of("gpugemm_f16", "gpugemm_bf16", "gpugemm_f64", "gpugemm_int", "gpugemm_c64", "gpugemm_tc_f16",
+        "gpugemm_tc_bf16");
+    if (name.equals("gpugemm_tc_f32_large") || (tf32Forced && !noF32.contains(name))) want.add(TF32);
+    return want;
+  }
+
+  private static List<String> check(GoldenCase c, Path work, Optional<Path> ptxas, String tile, boolean tf32Forced)
+      throws Exception {
     List<String> bad = new ArrayList<>();
     String case_ = c.dir().getFileName().toString() + tile;
+    List<String> want = instructions(c.dir().getFileName().toString(), tf32Forced);
     String name = HostRun.entryName(c.dir().getFileName().toString());
     GoldenCase.Meta meta = c.meta();
     Program lowered = HostRun.lower(new FrontEnd().run(c.model(), new TypeConfig(meta.x64(), PromotionMode.STANDARD), Phase.TYPE));
-    for (String sm : List.of("sm_80", "sm_90")) {
+    for (String sm : tile.isEmpty() ? List.of("sm_70", "sm_80", "sm_90") : List.of("sm_80", "sm_90")) {
       PtxCompiler.Described d = PtxCompiler.compileDescribed(lowered, sm, name);
       String ptx = d.program().ptx();
+      for (String mma : List.of(F16, BF16, TF32)) {
+        boolean wanted = want.contains(mma) && !sm.equals("sm_70");
+        if (ptx.contains(mma) != wanted) bad.add(case_ + ": " + sm + (wanted ? " lacks " : " has ") + mma);
+      }
       if (d.mapped().contains(false)) bad.add(case_ + ": a kernel runs as one thread");
       boolean tiled = false;
       for (int k = 0; k < d.steps().size(); k++) {
@@ -70,7 +106,8 @@ class GpuGemmCasesTest {
       }
       if (!tiled) bad.add(case_ + ": no contraction kernel");
       if (!(ptx.contains("bar.sync") && ptx.contains("ld.shared"))) bad.add(case_ + ": no barrier or shared load");
-      if (ptxas.isEmpty()) continue;
+      // The CUDA 13 ptxas knows no sm_70: its PTX is checked for the absence of mma.sync only.
+      if (ptxas.isEmpty() || sm.equals("sm_70")) continue;
       Path file = work.resolve(name + "." + sm + ".ptx");
       Files.writeString(file, ptx);
       Process p = new ProcessBuilder(ptxas.get().toString(), "-arch=" + sm, file.toString(), "-o", "/dev/null")

@@ -49,6 +49,11 @@ final class BlockCode {
     return threads;
   }
 
+  /** Whether this is the GPU's code (else the emulation's). */
+  boolean device() {
+    return device;
+  }
+
   /** The block's index (i64, uniform). */
   LLVMValueRef block() {
     return index.read(ir)[0];
@@ -163,6 +168,20 @@ final class BlockCode {
       LLVMValueRef i = at(t, j);
       ir.store(im == null ? v.v() : v.re(), ir.gep(type, re, i), align);
       if (im != null) ir.store(v.im(), ir.gep(type, im, i), align);
+    }
+
+    /**
+     * The emulation's address of slot j of thread t: thread t + 1's slots follow {@link #count}
+     * values further (warp-collective operations read every lane's slots).
+     */
+    LLVMValueRef address(LLVMValueRef t, int j) {
+      if (device) throw new IllegalStateException("a slot's address on the GPU");
+      return ir.gep(type, re, at(t, j));
+    }
+
+    /** Slots per thread. */
+    int count() {
+      return n;
     }
 
     private LLVMValueRef at(LLVMValueRef t, int j) {

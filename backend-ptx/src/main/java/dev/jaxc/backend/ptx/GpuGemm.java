@@ -125,10 +125,33 @@ final class GpuGemm {
     long m = extent(out, ms);
     long n = extent(out, ns);
     long k = GpuReductions.product(s.red());
+    Axes axes = new Axes(out, batch, ms, ns);
+    Mma kind = MmaGemm.kind(ir, s, m, n, k);
+    if (kind != null) return MmaGemm.emit(ir, index, s, kind, axes, extent(out, batch), m, n, k);
     // A bound on an operand value's bytes: no wider than the accumulator's slots, 8 bytes each.
     Tile tile = tile(extent(out, batch), m, n, 8 * s.acc().slots().size());
     new GpuGemm.Body(ir, new BlockCode(ir, index, BLOCK), s, tile, batch, ms, ns, m, n, k).emit();
     return new GpuReductions.Launch(blocks(tile, extent(out, batch), m, n), BLOCK);
+  }
+
+  /** The output's axes split into batch, M (lhs only) and N (rhs only). */
+  record Axes(long[] out, List<Integer> batch, List<Integer> ms, List<Integer> ns) {
+    /** The output index of batch element {@code b}, M index {@code row}, N index {@code col} (flat). */
+    Index outIndex(Ir ir, LLVMValueRef b, LLVMValueRef row, LLVMValueRef col) {
+      LLVMValueRef[] idx = new LLVMValueRef[out.length];
+      place(ir, idx, batch, b);
+      place(ir, idx, ms, row);
+      place(ir, idx, ns, col);
+      return Index.of(idx);
+    }
+
+    private void place(Ir ir, LLVMValueRef[] idx, List<Integer> axes, LLVMValueRef flat) {
+      for (int d = axes.size() - 1; d >= 0; d--) {
+        long size = out[axes.get(d)];
+        idx[axes.get(d)] = d == 0 ? flat : ir.urem(flat, ir.i64(size));
+        if (d > 0) flat = ir.udiv(flat, ir.i64(size));
+      }
+    }
   }
 
   private static long extent(long[] out, List<Integer> axes) {
@@ -278,21 +301,8 @@ final class GpuGemm {
       return ir.select(ir.icmp(LLVMIntULT, i, ir.i64(extent)), i, ir.i64(0));
     }
 
-    /** The output index of batch element {@code b}, M index {@code row}, N index {@code col} (flat). */
     private Index outIndex(LLVMValueRef b, LLVMValueRef row, LLVMValueRef col) {
-      LLVMValueRef[] idx = new LLVMValueRef[s.out().length];
-      place(idx, batch, b);
-      place(idx, ms, row);
-      place(idx, ns, col);
-      return Index.of(idx);
-    }
-
-    private void place(LLVMValueRef[] idx, List<Integer> axes, LLVMValueRef flat) {
-      for (int d = axes.size() - 1; d >= 0; d--) {
-        long size = s.out()[axes.get(d)];
-        idx[axes.get(d)] = d == 0 ? flat : ir.urem(flat, ir.i64(size));
-        if (d > 0) flat = ir.udiv(flat, ir.i64(size));
-      }
+      return new Axes(s.out(), batch, ms, ns).outIndex(ir, b, row, col);
     }
 
     private LLVMValueRef and(LLVMValueRef x, LLVMValueRef y) {

@@ -70,27 +70,27 @@ public sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccum
     }
 
     /** The accumulation dtype. */
-    DType acc() {
+    public DType acc() {
       return acc;
     }
 
     /** The lhs operand's dtype as the sum reads it. */
-    DType lhs() {
+    public DType lhs() {
       return lhs;
     }
 
     /** The rhs operand's dtype as the sum reads it. */
-    DType rhs() {
+    public DType rhs() {
       return rhs;
     }
 
     /** An lhs element as a term of the sum: converted to the accumulation dtype, read as XLA does. */
-    LLVMValueRef lhsTerm(Value a) {
+    public LLVMValueRef lhsTerm(Value a) {
       return Ftz.daz(ir, acc, Conversions.convert(ir, a, lhs, acc)).v();
     }
 
     /** An rhs element as a term of the sum. */
-    LLVMValueRef rhsTerm(Value b) {
+    public LLVMValueRef rhsTerm(Value b) {
       return Ftz.daz(ir, acc, Conversions.convert(ir, b, rhs, acc)).v();
     }
 

@@ -1,0 +1,385 @@
+package dev.jaxc.backend.ptx;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import dev.jaxc.backend.llvm.emit.HalfFloats;
+import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.backend.llvm.kernel.GemmAccumulator;
+import dev.jaxc.backend.llvm.kernel.GemmCore;
+import dev.jaxc.ir.DType;
+import java.util.List;
+import java.util.Locale;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/**
+ * {@link GpuGemm}'s contraction on tensor cores ({@link Mma}, sm_80 and newer) where the operands
+ * have an instruction: f16 × f16 and bf16 × bf16 with f32 accumulation (as XLA:GPU) on {@code
+ * m16n8k16}, and f32 × f32 as 3xTF32 on {@code m16n8k8.tf32} (each operand split into a tf32 big
+ * part and the tf32 rounding of the rest, the sum of small·big + big·small + big·big: f32-level
+ * accuracy, as CUTLASS's 3xTF32, where XLA:GPU's default TF32 keeps 11 bits; {@link #kind}).
+ *
+ * <p>A block of 256 threads is 8 warps in 2 rows × 4 columns over a {@code 32 fm} × {@code 32 fn}
+ * output tile ({@link Tile}); each warp owns fm × fn instruction tiles of 16 × 8, their C fragments
+ * in its lanes' registers for the whole K loop. K goes in slices of {@link #tk}: each thread
+ * loads its elements of the next slice into registers before the current slice's instructions
+ * (elements past M, N or K and terms that do not take part as zeros) and after them stores them
+ * to the A tile (row-major, K contiguous) and B tile (N-major, K contiguous) in shared memory as
+ * input registers' bits (f16/bf16 halves, or tf32 big and small words); a barrier; per
+ * instruction step every lane
+ * loads its fragments from shared memory by the ISA's layout, then the warp's instructions run;
+ * a barrier. Rows are padded by 8 halves (4 words), so a warp's fragment loads hit 32 banks.
+ * The results are the instructions' sums, not the CPU's order: within the tolerances of the
+ * golden cases, as XLA:GPU's own tensor-core products are.
+ */
+final class MmaGemm {
+  private static final int BLOCK = 256;
+  private static final int WARPS_M = 2;
+  private static final int WARPS_N = 4;
+  /** f32 products at least this large (M·N·K) take 3xTF32 unless {@code JAXC_PTX_F32_GEMM} says otherwise. */
+  static final long F32_MIN_WORK = 1L << 21;
+
+  /** fm × fn instruction tiles per warp: a block tile of 32 fm × 32 fn. */
+  record Tile(int fm, int fn) {
+    int tm() {
+      return WARPS_M * fm * Mma.M;
+    }
+
+    int tn() {
+      return WARPS_N * fn * Mma.N;
+    }
+  }
+
+  /** 128 × 128, 64 × 64, 32 × 32. */
+  private static final Tile[] TILES = {new Tile(4, 4), new Tile(2, 2), new Tile(1, 1)};
+
+  /**
+   * 3xTF32's: 128 × 64 at most, as its fragments are twice as many (big and small parts, two C
+   * sets); at 128 × 128 ptxas needs 255 registers and spills.
+   */
+  private static final Tile[] TF32_TILES = {new Tile(4, 2), new Tile(2, 2), new Tile(1, 1)};
+
+  private MmaGemm() {}
+
+  /**
+   * The instruction for this contraction, or null for the SIMT kernel: sm_80 or newer, f32
+   * accumulation of two f16, two bf16 or (3xTF32, {@link #f32Mode}) two f32 operands, more than one
+   * term per output (a single product keeps XLA's sign of zero), and terms that do not take part
+   * may be read as zero products.
+   */
+  static Mma kind(Ir ir, GemmCore.Spec s, long m, long n, long k) {
+    if (smVersion(ir.target().cpu()) < 80 || k <= 1) return null;
+    if (!(s.acc() instanceof GemmAccumulator.Plain p) || p.acc() != DType.F32) return null;
+    if (!s.a().packable() || !s.b().packable() || p.lhs() != p.rhs()) return null;
+    if (p.lhs() == DType.F16) return Mma.F16;
+    if (p.lhs() == DType.BF16) return Mma.BF16;
+    if (p.lhs() != DType.F32) return null;
+    String mode = f32Mode();
+    if (mode.equals("simt")) return null;
+    if (mode.equals("3xtf32")) return Mma.TF32;
+    return m >= 32 && n >= 32 && k >= 32 && m * n * k >= F32_MIN_WORK ? Mma.TF32 : null;
+  }
+
+  /**
+   * {@code JAXC_PTX_F32_GEMM} (or the system property {@code jaxc.ptx.f32Gemm}): {@code simt} or
+   * {@code 3xtf32} forces that kernel for f32 products on sm_80 and newer; anything else (or
+   * unset) leaves the rule (3xTF32 from {@link #F32_MIN_WORK}).
+   */
+  static String f32Mode() {
+    String v = System.getProperty("jaxc.ptx.f32Gemm", System.getenv("JAXC_PTX_F32_GEMM"));
+    return v == null ? "" : v.strip().toLowerCase(Locale.ROOT);
+  }
+
+  private static int smVersion(String sm) {
+    try {
+      return Integer.parseInt(sm.replaceAll("[^0-9]", ""));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * The largest tile that still gives a wave of blocks (the smallest where none does), as {@link
+   * GpuGemm#tile}; a forced SIMT tile ({@code jaxc.ptx.gemmTile}) picks the tile of about its size.
+   */
+  static Tile tile(Mma kind, long batch, long m, long n) {
+    Tile[] tiles = kind == Mma.TF32 ? TF32_TILES : TILES;
+    GpuGemm.Tile forced = GpuGemm.forced();
+    if (forced != null) return forced.rm() >= 8 ? tiles[0] : forced.rm() >= 4 ? tiles[1] : tiles[2];
+    for (Tile t : tiles) {
+      if (blocks(t, batch, m, n) >= GpuGemm.WAVE) return t;
+    }
+    return tiles[tiles.length - 1];
+  }
+
+  static long blocks(Tile t, long batch, long m, long n) {
+    return batch * ((m + t.tm() - 1) / t.tm()) * ((n + t.tn() - 1) / t.tn());
+  }
+
+  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, GemmCore.Spec s, Mma kind, GpuGemm.Axes axes, long batch,
+      long m, long n, long k) {
+    Tile tile = tile(kind, batch, m, n);
+    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k).emit();
+    return new GpuReductions.Launch(blocks(tile, batch, m, n), BLOCK);
+  }
+
+  /** K of a slice: two instruction steps of f16/bf16 (32), two of tf32 (16, its big and small words). */
+  static int tk(Mma kind) {
+    return 2 * kind.k;
+  }
+
+  private static final class Body {
+    private final Ir ir;
+    private final BlockCode bc;
+    private final GemmCore.Spec s;
+    private final GemmAccumulator.Plain acc;
+    private final Mma kind;
+    private final GpuGemm.Axes axes;
+    private final long m;
+    private final long n;
+    private final long k;
+    private final int fm;
+    private final int fn;
+    private final int tm;
+    private final int tn;
+    private final int tk;
+    /** Row stride of both shared tiles, in elements (halves or words). */
+    private final int stride;
+    /** Parts of an input: 1 (f16, bf16), 2 (tf32 big and small). */
+    private final int parts;
+    private final boolean halves;
+
+    Body(Ir ir, BlockCode bc, GemmCore.Spec s, Mma kind, Tile tile, GpuGemm.Axes axes, long m, long n, long k) {
+      this.ir = ir;
+      this.bc = bc;
+      this.s = s;
+      this.acc = (GemmAccumulator.Plain) s.acc();
+      this.kind = kind;
+      this.axes = axes;
+      this.m = m;
+      this.n = n;
+      this.k = k;
+      this.fm = tile.fm();
+      this.fn = tile.fn();
+      this.tm = tile.tm();
+      this.tn = tile.tn();
+      this.tk = tk(kind);
+      this.halves = kind != Mma.TF32;
+      this.stride = tk + (halves ? 8 : 4);
+      this.parts = halves ? 1 : 2;
+    }
+
+    void emit() {
+      LLVMValueRef block = bc.block();
+      long mTiles = (m + tm - 1) / tm;
+      long nTiles = (n + tn - 1) / tn;
+      LLVMValueRef nt = ir.urem(block, ir.i64(nTiles));
+      LLVMValueRef rest = ir.udiv(block, ir.i64(nTiles));
+      LLVMValueRef mt = ir.urem(rest, ir.i64(mTiles));
+      LLVMValueRef b = ir.udiv(rest, ir.i64(mTiles));
+      LLVMValueRef m0 = ir.mul(mt, ir.i64(tm));
+      LLVMValueRef n0 = ir.mul(nt, ir.i64(tn));
+      LLVMTypeRef elem = halves ? ir.i16 : ir.i32;
+      LLVMValueRef[] aTile = new LLVMValueRef[parts];
+      LLVMValueRef[] bTile = new LLVMValueRef[parts];
+      for (int q = 0; q < parts; q++) {
+        aTile[q] = bc.shared("jaxc.mma.a", elem, tm * stride);
+        bTile[q] = bc.shared("jaxc.mma.b", elem, tn * stride);
+      }
+      // Per lane: A fragments (fm tiles × 4 registers per part), B fragments (fn × 2 per part), C
+      // (fm × fn × 4 per part: 3xTF32 sums the small terms apart, so that they do not add
+      // roundings of the large sum).
+      BlockCode.Slots aFrag = bc.slots(ir.i32, 4, parts * fm * Mma.A_REGS);
+      BlockCode.Slots bFrag = bc.slots(ir.i32, 4, parts * fn * Mma.B_REGS);
+      BlockCode.Slots cFrag = bc.slots(ir.f32, 4, parts * fm * fn * Mma.C_REGS);
+      bc.phase(t -> {
+        for (int r = 0; r < cFrag.count(); r++) cFrag.store(t, r, Value.of(ir.constReal(ir.f32, 0.0)));
+      });
+      long slices = (k + tk - 1) / tk;
+      // The next slice's operand elements (f32 values, zero where they do not count) per thread:
+      // loaded from global memory before the current slice's instructions, encoded and stored to
+      // shared memory after them (software pipelining).
+      int ua = tm * tk / BLOCK;
+      int ub = tk * tn / BLOCK;
+      BlockCode.Slots staged = bc.slots(ir.f32, 4, ua + ub);
+      bc.phase(t -> fetch(t, ir.i64(0), b, m0, n0, staged));
+      ir.loop(ir.i64(0), ir.i64(slices), 1, slice -> {
+        bc.phase(t -> {
+          for (int u = 0; u < ua + ub; u++) {
+            boolean lhs = u < ua;
+            LLVMValueRef e = ir.add(t, ir.i64((long) (lhs ? u : u - ua) * BLOCK));
+            LLVMValueRef at = lhs ? ir.add(ir.mul(ir.udiv(e, ir.i64(tk)), ir.i64(stride)), ir.urem(e, ir.i64(tk)))
+                : ir.add(ir.mul(ir.urem(e, ir.i64(tn)), ir.i64(stride)), ir.udiv(e, ir.i64(tn)));
+            LLVMValueRef[] words = encode(staged.load(t, u).v());
+            for (int q = 0; q < parts; q++) {
+              LLVMValueRef word = words[q];
+              LLVMValueRef tile = (lhs ? aTile : bTile)[q];
+              if (halves) ir.store(ir.trunc(word, ir.i16), ir.gep(ir.i16, tile, at), 2);
+              else ir.store(word, ir.gep(ir.i32, tile, at), 4);
+            }
+          }
+        });
+        bc.barrier();
+        // Past the last slice every element is outside K: zeros, from clamped (valid) addresses.
+        LLVMValueRef next = ir.mul(ir.add(slice, ir.i64(1)), ir.i64(tk));
+        bc.phase(t -> fetch(t, next, b, m0, n0, staged));
+        for (int step = 0; step < tk / kind.k; step++) {
+          int ks = step * kind.k;
+          bc.phase(t -> {
+            LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
+            LLVMValueRef lane = bc.lane(t);
+            LLVMValueRef g = ir.lshr(lane, ir.i64(2));
+            LLVMValueRef tq = ir.mul(ir.and(lane, ir.i64(3)), ir.i64(kind.perReg));
+            LLVMValueRef wm = ir.mul(ir.udiv(w, ir.i64(WARPS_N)), ir.i64((long) fm * Mma.M));
+            LLVMValueRef wn = ir.mul(ir.urem(w, ir.i64(WARPS_N)), ir.i64((long) fn * Mma.N));
+            for (int q = 0; q < parts; q++) {
+              for (int i = 0; i < fm; i++) {
+                for (int r = 0; r < Mma.A_REGS; r++) {
+                  LLVMValueRef row = ir.add(wm, ir.add(g, ir.i64((long) i * Mma.M + Mma.aRow(r))));
+                  LLVMValueRef col = ir.add(tq, ir.i64(ks + kind.aCol(r, 0)));
+                  aFrag.store(t, (q * fm + i) * Mma.A_REGS + r, Value.of(register(aTile[q], row, col)));
+                }
+              }
+              for (int j = 0; j < fn; j++) {
+                for (int r = 0; r < Mma.B_REGS; r++) {
+                  LLVMValueRef col = ir.add(wn, ir.add(g, ir.i64((long) j * Mma.N)));
+                  LLVMValueRef row = ir.add(tq, ir.i64(ks + kind.bRow(r, 0)));
+                  bFrag.store(t, (q * fn + j) * Mma.B_REGS + r, Value.of(register(bTile[q], col, row)));
+                }
+              }
+            }
+          });
+          multiply(aFrag, bFrag, cFrag);
+        }
+        bc.barrier();
+      });
+      bc.phase(t -> {
+        LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
+        LLVMValueRef lane = bc.lane(t);
+        LLVMValueRef g = ir.lshr(lane, ir.i64(2));
+        LLVMValueRef t2 = ir.mul(ir.and(lane, ir.i64(3)), ir.i64(2));
+        LLVMValueRef wm = ir.add(m0, ir.mul(ir.udiv(w, ir.i64(WARPS_N)), ir.i64((long) fm * Mma.M)));
+        LLVMValueRef wn = ir.add(n0, ir.mul(ir.urem(w, ir.i64(WARPS_N)), ir.i64((long) fn * Mma.N)));
+        for (int i = 0; i < fm; i++) {
+          for (int j = 0; j < fn; j++) {
+            for (int c = 0; c < Mma.C_REGS; c++) {
+              int slot = (i * fn + j) * Mma.C_REGS + c;
+              LLVMValueRef row = ir.add(wm, ir.add(g, ir.i64((long) i * Mma.M + Mma.cRow(c))));
+              LLVMValueRef col = ir.add(wn, ir.add(t2, ir.i64((long) j * Mma.N + Mma.cCol(c))));
+              LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, col, ir.i64(n)));
+              BlockCode.when(ir, inside, () -> {
+                LLVMValueRef v = cFrag.load(t, slot).v();
+                if (parts == 2) v = ir.faddExact(v, cFrag.load(t, fm * fn * Mma.C_REGS + slot).v());
+                s.store().at(axes.outIndex(ir, b, row, col), acc.finish(List.of(v)));
+              });
+            }
+          }
+        }
+      });
+    }
+
+    /** Loads this thread's elements of the slice from K index {@code k0} of both operands into its staged slots. */
+    private void fetch(LLVMValueRef t, LLVMValueRef k0, LLVMValueRef b, LLVMValueRef m0, LLVMValueRef n0,
+        BlockCode.Slots staged) {
+      int ua = tm * tk / BLOCK;
+      for (int u = 0; u < ua; u++) {
+        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
+        LLVMValueRef row = ir.add(m0, ir.udiv(e, ir.i64(tk)));
+        LLVMValueRef red = ir.add(k0, ir.urem(e, ir.i64(tk)));
+        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
+        GemmCore.Term term = s.a().at(axes.outIndex(ir, b, clamp(row, m), ir.i64(0)),
+            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        staged.store(t, u, Value.of(value(term, inside, true)));
+      }
+      for (int u = 0; u < tk * tn / BLOCK; u++) {
+        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
+        LLVMValueRef col = ir.add(n0, ir.urem(e, ir.i64(tn)));
+        LLVMValueRef red = ir.add(k0, ir.udiv(e, ir.i64(tn)));
+        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, col, ir.i64(n)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
+        GemmCore.Term term = s.b().at(axes.outIndex(ir, b, ir.i64(0), clamp(col, n)),
+            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        staged.store(t, ua + u, Value.of(value(term, inside, false)));
+      }
+    }
+
+    /** An operand element's f32 value as the sum reads it: zero where it is past the matrix or does not take part. */
+    private LLVMValueRef value(GemmCore.Term term, LLVMValueRef inside, boolean lhs) {
+      LLVMValueRef ok = term.valid() == null ? inside : ir.and(inside, term.valid());
+      LLVMValueRef v = term.value().v();
+      if (kind == Mma.TF32) v = lhs ? acc.lhsTerm(term.value()) : acc.rhsTerm(term.value());
+      return ir.select(ok, v, ir.constReal(ir.f32, 0.0));
+    }
+
+    /**
+     * An element as the shared tile holds it, 32-bit words per part: f16/bf16 as its bits, f32 as
+     * its tf32 big part and the tf32 rounding of the rest.
+     */
+    private LLVMValueRef[] encode(LLVMValueRef v) {
+      if (halves) {
+        // Exact: an f16/bf16 operand's f32 value is one of its dtype's.
+        return new LLVMValueRef[] {ir.zext(HalfFloats.fromF32(ir, kind == Mma.F16 ? DType.F16 : DType.BF16, v), ir.i32)};
+      }
+      LLVMValueRef big = Mma.tf32(ir, bc.device(), v);
+      LLVMValueRef rest = ir.faddExact(v, ir.fneg(ir.bitcast(big, ir.f32)));
+      LLVMValueRef finite = ir.fcmp(LLVMRealOLT, ir.fabs(ir.bitcast(big, ir.f32)), ir.constReal(ir.f32, Double.POSITIVE_INFINITY));
+      return new LLVMValueRef[] {big, ir.select(finite, Mma.tf32(ir, bc.device(), rest), ir.i32(0))};
+    }
+
+    /** The 32-bit input register at (row, col) of a shared tile: two halves from col (even), or one word. */
+    private LLVMValueRef register(LLVMValueRef tile, LLVMValueRef row, LLVMValueRef col) {
+      LLVMValueRef i = ir.add(ir.mul(row, ir.i64(stride)), col);
+      return halves ? ir.load(ir.i32, ir.gep(ir.i16, tile, i), 4) : ir.load(ir.i32, ir.gep(ir.i32, tile, i), 4);
+    }
+
+    /**
+     * Every warp's instructions for one step: for each of its fm × fn tiles, C += A·B (3xTF32:
+     * the second C += small·big + big·small, the first C += big·big).
+     */
+    private void multiply(BlockCode.Slots aFrag, BlockCode.Slots bFrag, BlockCode.Slots cFrag) {
+      // {A part, B part, C part}
+      int[][] passes = parts == 1 ? new int[][] {{0, 0, 0}} : new int[][] {{1, 0, 1}, {0, 1, 1}, {0, 0, 0}};
+      int cPart = fm * fn * Mma.C_REGS;
+      if (bc.device()) {
+        bc.phase(t -> {
+          for (int i = 0; i < fm; i++) {
+            for (int j = 0; j < fn; j++) {
+              for (int[] pass : passes) {
+                int c0 = pass[2] * cPart + (i * fn + j) * Mma.C_REGS;
+                LLVMValueRef[] c = new LLVMValueRef[Mma.C_REGS];
+                for (int r = 0; r < Mma.C_REGS; r++) c[r] = cFrag.load(t, c0 + r).v();
+                LLVMValueRef[] a = new LLVMValueRef[Mma.A_REGS];
+                LLVMValueRef[] bb = new LLVMValueRef[Mma.B_REGS];
+                for (int r = 0; r < Mma.A_REGS; r++) a[r] = aFrag.load(t, (pass[0] * fm + i) * Mma.A_REGS + r).v();
+                for (int r = 0; r < Mma.B_REGS; r++) bb[r] = bFrag.load(t, (pass[1] * fn + j) * Mma.B_REGS + r).v();
+                c = kind.device(ir, a, bb, c);
+                for (int r = 0; r < Mma.C_REGS; r++) cFrag.store(t, c0 + r, Value.of(c[r]));
+              }
+            }
+          }
+        });
+        return;
+      }
+      LLVMValueRef fnRef = kind.emulation(ir);
+      LLVMTypeRef type = LLVMGlobalGetValueType(fnRef);
+      ir.loop(ir.i64(0), ir.i64(BLOCK / BlockCode.WARP), 1, w -> {
+        LLVMValueRef first = ir.mul(w, ir.i64(BlockCode.WARP));
+        for (int i = 0; i < fm; i++) {
+          for (int j = 0; j < fn; j++) {
+            for (int[] pass : passes) {
+              ir.call(type, fnRef,
+                  aFrag.address(first, (pass[0] * fm + i) * Mma.A_REGS), ir.i64(aFrag.count()),
+                  bFrag.address(first, (pass[1] * fn + j) * Mma.B_REGS), ir.i64(bFrag.count()),
+                  cFrag.address(first, pass[2] * cPart + (i * fn + j) * Mma.C_REGS), ir.i64(cFrag.count()));
+            }
+          }
+        }
+      });
+    }
+
+    /** {@code i} where below {@code extent}, else 0 (a valid index whose value is not used). */
+    private LLVMValueRef clamp(LLVMValueRef i, long extent) {
+      return ir.select(ir.icmp(LLVMIntULT, i, ir.i64(extent)), i, ir.i64(0));
+    }
+  }
+}
