@@ -37,8 +37,6 @@ final class MmaGemm {
   private static final int BLOCK = 256;
   private static final int WARPS_M = 2;
   private static final int WARPS_N = 4;
-  /** f32 products at least this large (M·N·K) take 3xTF32 unless {@code JAXC_PTX_F32_GEMM} says otherwise. */
-  static final long F32_MIN_WORK = 1L << 21;
 
   /** fm × fn instruction tiles per warp: a block tile of 32 fm × 32 fn. */
   record Tile(int fm, int fn) {
@@ -77,14 +75,16 @@ final class MmaGemm {
     if (p.lhs() != DType.F32) return null;
     String mode = f32Mode();
     if (mode.equals("simt")) return null;
-    if (mode.equals("3xtf32")) return Mma.TF32;
-    return m >= 32 && n >= 32 && k >= 32 && m * n * k >= F32_MIN_WORK ? Mma.TF32 : null;
+    // On an H200 (2026-11-26, bench/gpu/tensor_cores.sh) 3xTF32 beat the SIMT kernel at 256³ and
+    // 1024³ (0.020 vs 0.025, 0.093 vs 0.107 ms) but lost at 2048³ (0.714 vs 0.538 ms: its 128 × 64
+    // tiles at 166 registers leave one block per SM): f32 stays on the SIMT kernel until it wins.
+    return mode.equals("3xtf32") ? Mma.TF32 : null;
   }
 
   /**
    * {@code JAXC_PTX_F32_GEMM} (or the system property {@code jaxc.ptx.f32Gemm}): {@code simt} or
    * {@code 3xtf32} forces that kernel for f32 products on sm_80 and newer; anything else (or
-   * unset) leaves the rule (3xTF32 from {@link #F32_MIN_WORK}).
+   * unset) leaves the default, the SIMT kernel.
    */
   static String f32Mode() {
     String v = System.getProperty("jaxc.ptx.f32Gemm", System.getenv("JAXC_PTX_F32_GEMM"));
