@@ -6,7 +6,7 @@
 #
 # build writes
 #   OUT/cases          testdata/gpu-gemm's 18 golden cases (bench/gpu/build_cases.sh, sm_80 PTX,
-#                      the default rule: f16/bf16 on mma.sync, f32 on 3xTF32 from M*N*K >= 2^21)
+#                      the default rule: f16/bf16 on mma.sync, f32 on the SIMT kernel unless JAXC_PTX_F32_GEMM=3xtf32)
 #   OUT/cases-3xtf32   the same with JAXC_PTX_F32_GEMM=3xtf32 (every f32 product on tensor cores)
 #   OUT/suite/NAME     suite GEMM workloads (bench/suite/cases), default rule
 #   OUT/suite-simt/NAME  the f32 GEMM workloads that now take 3xTF32, with JAXC_PTX_F32_GEMM=simt (the old
@@ -82,7 +82,7 @@ case "${1:-}" in
     python3 "$here/check_cases.py" "$out/cases" --device-checks 4 || true
     echo "== gpu-gemm cases, 3xTF32 forced"
     python3 "$here/check_cases.py" "$out/cases-3xtf32" --device-checks 4 || true
-    echo "== suite, default rule (f32 GEMMs of >= 2^21 multiply-adds on 3xTF32)"
+    echo "== suite, default rule (f16/bf16 on mma.sync, f32 on the SIMT kernel)"
     # shellcheck disable=SC2086
     python3 "$here/time_suite.py" "$out/suite" --runs 11 --only $SUITE_DEFAULT
     echo "== suite, JAXC_PTX_F32_GEMM=simt"
