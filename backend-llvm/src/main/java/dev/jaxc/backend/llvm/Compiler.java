@@ -81,7 +81,7 @@ public final class Compiler {
       tm.configure(module);
       timer.run("verify", () -> verify(module));
       TargetMachine machine = tm;
-      timer.run("optimise", () -> machine.optimize(module));
+      timer.run("optimise", () -> machine.optimize(module, false));
       return new CompiledModule(ctx, module, tm, plan, name, consts.count());
     } catch (RuntimeException | Error e) {
       if (tm != null) tm.close();
