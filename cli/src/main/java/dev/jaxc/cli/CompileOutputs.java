@@ -59,19 +59,18 @@ final class CompileOutputs {
   static Optional<String> write(CompiledModule m, Jaxpr main, int baked, Map<EmitKind, Path> paths, String source,
       PhaseTimer timer) {
     Map<EmitKind, byte[]> contents = new EnumMap<>(EmitKind.class);
-    byte[] object = paths.containsKey(EmitKind.OBJ) || paths.containsKey(EmitKind.SHARED)
-        ? timer.time("codegen", m::objectCode) : null;
+    List<byte[]> objects = paths.containsKey(EmitKind.OBJ) || paths.containsKey(EmitKind.SHARED) ? m.objects() : null;
     for (EmitKind k : paths.keySet()) {
       switch (k) {
-        case OBJ -> contents.put(k, object);
-        case ASM -> contents.put(k, timer.time("codegen asm", () -> m.assembly().getBytes(StandardCharsets.UTF_8)));
-        case LLVM_IR -> contents.put(k, timer.time("print IR", () -> m.llvmIr().getBytes(StandardCharsets.UTF_8)));
+        case OBJ -> contents.put(k, timer.time("join objects", m::objectCode));
+        case ASM -> contents.put(k, m.assembly().getBytes(StandardCharsets.UTF_8));
+        case LLVM_IR -> contents.put(k, m.llvmIr().getBytes(StandardCharsets.UTF_8));
         case HEADER -> contents.put(k, header(m.name(), main, baked, source).getBytes(StandardCharsets.UTF_8));
         case SHARED -> { }  // linked below, straight to its path
         case PTX -> throw new AssertionError(k);
       }
     }
-    return store(contents, paths, path -> Linker.linkShared(object, path, m.target()), timer);
+    return store(contents, paths, path -> Linker.linkShared(objects, path, m.target()), timer);
   }
 
   /** Links the shared library to its path. */

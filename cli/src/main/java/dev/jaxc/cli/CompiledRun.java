@@ -87,11 +87,11 @@ final class CompiledRun implements AutoCloseable {
   List<NpyArray> run(Program lowered, String name, List<NpyArray> inputs)
       throws HostRun.InputMismatch, Failure, IOException {
     if (unavailable.isPresent()) throw new IllegalStateException(unavailable.get());
-    byte[] object;
+    List<byte[]> objects;
     List<ArrayType> inTypes;
     List<ArrayType> outTypes;
     try (CompiledModule m = Compiler.compile(lowered, spec, name)) {
-      object = m.objectCode();
+      objects = m.objects();
       inTypes = m.inputTypes();
       outTypes = m.outputTypes();
     }
@@ -100,7 +100,7 @@ final class CompiledRun implements AutoCloseable {
     try {
       Path lib = dir.resolve("lib" + name + ".so");
       try {
-        Linker.linkShared(object, lib, spec);
+        Linker.linkShared(objects, lib, spec);
       } catch (Linker.LinkException e) {
         throw new Failure(e.getMessage());
       }

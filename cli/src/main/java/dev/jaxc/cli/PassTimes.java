@@ -24,6 +24,15 @@ final class PassTimes implements PhaseTimer {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   /** The compiling thread's CPU time at the last row (phases run on it, LLVM's included). */
   private long lastCpu = cpuNow();
+  /** CPU time of other threads on the phase being timed. */
+  private long otherCpu;
+
+  @Override
+  public void otherThreads(long nanos) {
+    synchronized (rows) {
+      otherCpu += nanos;
+    }
+  }
 
   @Override
   public void record(String phase, long nanos) {
@@ -32,15 +41,16 @@ final class PassTimes implements PhaseTimer {
     long rss = rssBytes("VmRSS:");
     long cpu = cpuNow();
     synchronized (rows) {
-      rows.add(new Row(phase, nanos, cpu < 0 ? -1 : cpu - lastCpu, heap, rss));
+      rows.add(new Row(phase, nanos, cpu < 0 ? -1 : cpu - lastCpu + otherCpu, heap, rss));
       lastCpu = cpu;
+      otherCpu = 0;
     }
   }
 
   /** The table: one row per phase, then the total since this timer began and the peak RSS. */
   void print(PrintWriter err) {
     long total = System.nanoTime() - start;
-    err.println("jaxc: --time-passes (wall ms, this thread's CPU ms since the row before, Java heap in use after,"
+    err.println("jaxc: --time-passes (wall ms, CPU ms since the row before: this thread's and LLVM's worker threads', Java heap in use after,"
         + " process RSS after)");
     long timed = 0;
     List<Row> all;

@@ -23,7 +23,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
  * The CPU backend's front door: a canonical, typed program (calls inlined, PRNG keys rewritten)
- * in, a verified and optimised LLVM module for one target out. Planning happens first, so
+ * in, a verified LLVM module for one target out, optimised when its first output is asked for. Planning happens first, so
  * unsupported primitives are reported ({@code JaxcException} at the equation) before any LLVM
  * work. The same input always gives the same module, and so byte-identical objects.
  */
@@ -58,7 +58,10 @@ public final class Compiler {
     return compile(program, target, name, consts, threading, PhaseTimer.NONE);
   }
 
-  /** As above, timing the phases plan, emit IR, verify and optimise with {@code timer}. */
+  /**
+   * As above, timing the phases plan, emit IR and verify with {@code timer}, and, when the module
+   * is optimised (as its first output is asked for), optimise and codegen.
+   */
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
       Threading threading, PhaseTimer timer) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
@@ -80,9 +83,7 @@ public final class Compiler {
       tm = new TargetMachine(target);
       tm.configure(module);
       timer.run("verify", () -> verify(module));
-      TargetMachine machine = tm;
-      timer.run("optimise", () -> machine.optimize(module));
-      return new CompiledModule(ctx, module, tm, plan, name, consts.count());
+      return new CompiledModule(ctx, module, tm, plan, name, consts.count(), false, timer);
     } catch (RuntimeException | Error e) {
       if (tm != null) tm.close();
       LLVMDisposeModule(module);

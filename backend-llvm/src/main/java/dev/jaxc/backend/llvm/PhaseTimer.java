@@ -13,6 +13,12 @@ public interface PhaseTimer {
   /** Records that {@code phase} took {@code nanos} of wall time (it has just ended). */
   void record(String phase, long nanos);
 
+  /**
+   * Adds {@code nanos} of CPU time that other threads spent on the phase being timed (LLVM's, on
+   * partitions compiled in parallel) to the row recorded next.
+   */
+  default void otherThreads(long nanos) { }
+
   /** Runs {@code work} as the phase {@code phase} (recorded even if it throws) and returns its result. */
   default <T> T time(String phase, Supplier<T> work) {
     long t0 = System.nanoTime();

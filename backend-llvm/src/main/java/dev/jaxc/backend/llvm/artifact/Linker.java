@@ -15,8 +15,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Links an object into a shared library with the system's linker: {@code ld.lld} for any target,
- * else the target's C compiler driver. The library is written whole or not at all.
+ * Links objects into a shared library with the system's linker: {@code ld.lld} for any target,
+ * else the target's C compiler driver. The library is written whole or not at all. Also joins a
+ * partitioned module's objects into one relocatable object.
  */
 public final class Linker {
   private Linker() {}
@@ -62,35 +63,94 @@ public final class Linker {
   }
 
   public static void linkShared(byte[] object, Path output, TargetSpec spec) throws LinkException, IOException {
+    linkShared(List.of(object), output, spec);
+  }
+
+  /** Links objects (a partitioned module's, in order) into one shared library. */
+  public static void linkShared(List<byte[]> objects, Path output, TargetSpec spec) throws LinkException, IOException {
     List<String> base = command(spec).orElseThrow(() -> new LinkException(
         "no linker for " + spec.arch().name().toLowerCase(java.util.Locale.ROOT) + " found: " + installHint(spec)));
     Path dir = output.toAbsolutePath().getParent();
-    Path work = Files.createTempDirectory("jaxc-link");
     Path tmpOut = Files.createTempFile(dir, "." + output.getFileName(), ".tmp");
     try {
-      Path obj = work.resolve("module.o");
-      Files.write(obj, object);
       List<String> cmd = new ArrayList<>(base);
-      cmd.addAll(List.of("-o", tmpOut.toString(), obj.toString()));
-      if (imports(object, "pthread_create")) cmd.addAll(pthread(base, spec, Files::isRegularFile));
-      if (imports(object, "dlopen")) cmd.addAll(library("dl", base, spec, Files::isRegularFile));
+      cmd.addAll(List.of("-o", tmpOut.toString()));
+      run(cmd, objects, base, spec);
+      Files.move(tmpOut, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmpOut);
+    }
+  }
+
+  /**
+   * Whether {@link #relocatable} can join objects here: it needs ld.lld and an objcopy (the
+   * system's or LLVM's).
+   */
+  public static boolean canJoin() {
+    return onPath("ld.lld").isPresent() && objcopy().isPresent();
+  }
+
+  private static Optional<Path> objcopy() {
+    Optional<Path> llvm = onPath("llvm-objcopy");
+    return llvm.isPresent() ? llvm : onPath("objcopy");
+  }
+
+  /**
+   * One relocatable object from several ({@code ld.lld -r}, what {@code --emit obj} of a
+   * partitioned module gives), their hidden symbols made local ({@code objcopy --localize-hidden}),
+   * so it defines the entry points alone, as an object compiled whole does; empty where
+   * {@link #canJoin} is false.
+   */
+  public static Optional<byte[]> relocatable(List<byte[]> objects, TargetSpec spec) throws LinkException, IOException {
+    Optional<Path> lld = onPath("ld.lld");
+    Optional<Path> objcopy = objcopy();
+    if (lld.isEmpty() || objcopy.isEmpty()) return Optional.empty();
+    boolean arm = spec.arch() == TargetSpec.Arch.AARCH64;
+    Path out = Files.createTempFile("jaxc-link", ".o");
+    try {
+      List<String> cmd = new ArrayList<>(List.of(lld.get().toString(), "-m", arm ? "aarch64linux" : "elf_x86_64", "-r",
+          "-o", out.toString()));
+      run(cmd, objects, List.of(), spec);
+      run(new ArrayList<>(List.of(objcopy.get().toString(), "--localize-hidden", out.toString())), List.of(), List.of(),
+          spec);
+      return Optional.of(Files.readAllBytes(out));
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  /**
+   * Runs the tool command {@code cmd} on the objects (written to a temporary directory) and, for a
+   * shared library ({@code base} not empty), the libraries they import.
+   */
+  private static void run(List<String> cmd, List<byte[]> objects, List<String> base, TargetSpec spec)
+      throws LinkException, IOException {
+    Path work = Files.createTempDirectory("jaxc-link");
+    try {
+      for (int k = 0; k < objects.size(); k++) {
+        Path obj = work.resolve(objects.size() == 1 ? "module.o" : "module" + k + ".o");
+        Files.write(obj, objects.get(k));
+        cmd.add(obj.toString());
+      }
+      if (!base.isEmpty()) {
+        if (objects.stream().anyMatch(o -> imports(o, "pthread_create"))) cmd.addAll(pthread(base, spec, Files::isRegularFile));
+        if (objects.stream().anyMatch(o -> imports(o, "dlopen"))) cmd.addAll(library("dl", base, spec, Files::isRegularFile));
+      }
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       byte[] log = p.getInputStream().readAllBytes();
       boolean done = p.waitFor(120, TimeUnit.SECONDS);
       if (!done) {
         p.destroyForcibly();
-        throw new LinkException("the linker did not finish within 120 s: " + String.join(" ", cmd));
+        throw new LinkException(cmd.get(0) + " did not finish within 120 s: " + String.join(" ", cmd));
       }
       if (p.exitValue() != 0) {
-        throw new LinkException("linking failed (" + String.join(" ", cmd) + "):\n"
+        throw new LinkException((base.isEmpty() ? "joining objects" : "linking") + " failed (" + String.join(" ", cmd) + "):\n"
             + new String(log, StandardCharsets.UTF_8).strip());
       }
-      Files.move(tmpOut, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LinkException("interrupted while linking");
     } finally {
-      Files.deleteIfExists(tmpOut);
       try (var s = Files.list(work)) {
         for (Path f : s.toList()) Files.deleteIfExists(f);
       }

@@ -128,6 +128,15 @@ public final class Ir implements AutoCloseable {
   }
 
   /**
+   * A loop's latch branch that asks LLVM to unroll the loop fully ({@code llvm.loop.unroll.full}):
+   * a short loop of constant trip count whose copies the SLP vectoriser should take. The CPU
+   * backend's pipeline unrolls no loop that does not ask for it ({@code TargetMachine.optimize}).
+   */
+  public void condBrUnrollFull(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
+    condBrLoop(cond, then, otherwise, flag("llvm.loop.unroll.full"));
+  }
+
+  /**
    * A loop's latch branch that tells LLVM to keep the loop scalar: neither vectorised
    * ({@code llvm.loop.vectorize.enable} false, which also rules out interleaving) nor unrolled.
    * For a loop that walks memory with a stride on both sides, which the vectoriser would turn

@@ -74,12 +74,12 @@ final class GemmPacking {
     // and packed panel are strided, and vectorised (N ≤ nr leaves K innermost, as for mlp's
     // 512 × 10 weights) they became 16-wide gathers and scatters, unrolled.
     // Groups: the last group's steps past depth are zero (written first; real steps overwrite them).
-    if (fmt.kStep() > 1) rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> range(ir, ir.i64(0), ir.i64(nr), j -> {
+    if (fmt.kStep() > 1) rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> {
       for (int z = 1; z < fmt.kStep(); z++) ir.store(zero, bSlot(bp, q, depth, ir.sub(pad(depth), ir.i64(z)), j), bytes);
     }));
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      range(ir, ir.i64(0), ir.i64(nr), j -> {
+      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> {
         LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
         LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
         if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
@@ -214,7 +214,7 @@ final class GemmPacking {
   }
 
   /** What LLVM may do with a loop. */
-  private enum Hint { ANY, NO_UNROLL, SCALAR }
+  private enum Hint { ANY, NO_UNROLL, SCALAR, UNROLL_FULL }
 
   /** {@code for (i = begin; i < end; i++) body(i)}, nothing when begin ≥ end. */
   static void range(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
@@ -224,6 +224,11 @@ final class GemmPacking {
   /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop LLVM does not unroll. */
   static void rangeNoUnroll(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
     range(ir, begin, end, Hint.NO_UNROLL, body);
+  }
+
+  /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop of constant trip count LLVM unrolls fully. */
+  static void rangeUnrolled(Ir ir, LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    range(ir, begin, end, Hint.UNROLL_FULL, body);
   }
 
   /** {@link #range(Ir, LLVMValueRef, LLVMValueRef, Consumer)}, a loop LLVM neither vectorises nor unrolls. */
@@ -245,6 +250,7 @@ final class GemmPacking {
     LLVMValueRef more = ir.icmp(LLVMIntULT, next, end);
     if (hint == Hint.NO_UNROLL) ir.condBrNoUnroll(more, loop, exit);
     else if (hint == Hint.SCALAR) ir.condBrScalar(more, loop, exit);
+    else if (hint == Hint.UNROLL_FULL) ir.condBrUnrollFull(more, loop, exit);
     else ir.condBr(more, loop, exit);
     ir.at(exit);
   }

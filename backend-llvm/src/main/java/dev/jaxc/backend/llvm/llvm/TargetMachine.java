@@ -47,7 +47,21 @@ public final class TargetMachine implements AutoCloseable {
 
   /** Runs the new pass manager's default pipeline at the spec's level. */
   public void optimize(LLVMModuleRef module) {
+    optimize(module, true);
+  }
+
+  /**
+   * As above; {@code unrollLoops} false leaves loops as they are unless their metadata asks for
+   * unrolling (clang's -fno-unroll-loops). The CPU backend's emitter unrolls what it wants
+   * unrolled itself (micro-kernels; lane-vectorised reductions written at the target's vector
+   * width), and LLVM's full, partial and runtime unrolling of the rest (after vectorising: copies
+   * of runtime-checked vector and scalar loops, 8 to 64 each) doubled the optimise and codegen
+   * time of a transformer block while making no suite workload faster (softmax, layernorm and the
+   * Newton loop ran 15-25% faster without it; bench/compile/README.md).
+   */
+  public void optimize(LLVMModuleRef module, boolean unrollLoops) {
     var options = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopUnrolling(options, unrollLoops ? 1 : 0);
     try {
       var e = LLVMRunPasses(module, "default<O" + spec.optLevel() + ">", tm, options);
       if (e != null && !e.isNull()) throw new LlvmException("optimisation failed: " + Llvm.take(LLVMGetErrorMessage(e)));

@@ -20,7 +20,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * inside a parallel body runs inline.
  */
 public final class ParallelFor implements ParallelRegions {
-  private static final String BODY = "jaxc_parallel_body_";
+  /** The parallel bodies' names begin with this. */
+  public static final String BODY = "jaxc_parallel_body_";
 
   private final Ir ir;
   private final Threading threading;

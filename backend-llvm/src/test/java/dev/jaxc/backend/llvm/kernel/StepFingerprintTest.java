@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.jaxc.backend.llvm.emit.Ir;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
@@ -68,5 +70,45 @@ class StepFingerprintTest {
     assertNotEquals(a, StepFingerprint.of(fn(3, LLVMIntSGT, false, 4, "a")));
     assertNotEquals(a, StepFingerprint.of(fn(3, LLVMIntSLT, true, 4, "a")));
     assertNotEquals(a, StepFingerprint.of(fn(3, LLVMIntSLT, false, 1, "a")));
+  }
+
+  /** {@code for (i = 0; i < 8; i++) p[i] = 0} with its latch marked by {@link Ir}: kept scalar or not unrolled. */
+  private LLVMValueRef loop(boolean scalar) {
+    try (Ir ir = new Ir(ctx, mod)) {
+      LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+      LLVMValueRef f = LLVMAddFunction(mod, "loop" + made++, ir.fnType(ir.voidType, ir.ptr));
+      ir.beginFunction(f);
+      LLVMBasicBlockRef entry = ir.currentBlock();
+      LLVMBasicBlockRef body = ir.block("body");
+      LLVMBasicBlockRef done = ir.block("done");
+      ir.br(body);
+      ir.at(body);
+      LLVMBuilderRef lb = LLVMCreateBuilderInContext(ctx);
+      LLVMPositionBuilderAtEnd(lb, body);
+      LLVMValueRef i = LLVMBuildPhi(lb, i64, "i");
+      LLVMValueRef p = LLVMBuildGEP2(lb, LLVMInt32TypeInContext(ctx), LLVMGetParam(f, 0),
+          new org.bytedeco.javacpp.PointerPointer<LLVMValueRef>(1).put(0, i), 1, "p");
+      LLVMBuildStore(lb, LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), p);
+      LLVMValueRef next = LLVMBuildAdd(lb, i, LLVMConstInt(i64, 1, 0), "next");
+      LLVMValueRef more = LLVMBuildICmp(lb, LLVMIntULT, next, LLVMConstInt(i64, 8, 0), "more");
+      LLVMDisposeBuilder(lb);
+      ir.at(body);
+      if (scalar) ir.condBrScalar(more, body, done);
+      else ir.condBrNoUnroll(more, body, done);
+      LLVMAddIncoming(i, new org.bytedeco.javacpp.PointerPointer<LLVMValueRef>(2).put(0, LLVMConstInt(i64, 0, 0)).put(1, next),
+          new org.bytedeco.javacpp.PointerPointer<LLVMBasicBlockRef>(2).put(0, entry).put(1, body), 2);
+      LLVMPositionBuilderAtEnd(b, done);
+      LLVMBuildRetVoid(b);
+      return f;
+    }
+  }
+
+  @Test
+  void loopsWithTheSamePropertiesAreEqualAndOthersDiffer() {
+    StepFingerprint a = StepFingerprint.of(loop(true));
+    StepFingerprint b2 = StepFingerprint.of(loop(true));
+    assertEquals(a, b2);  // their loop IDs are distinct nodes (!0, !3): text would differ
+    assertFalse(a.needsText);
+    assertNotEquals(a, StepFingerprint.of(loop(false)));
   }
 }
