@@ -76,4 +76,12 @@ public final class ReductionShapes {
   public static Value identity(Ir ir, Primitive p, DType d) {
     return ReduceCombiners.identity(ir, p, d);
   }
+
+  /**
+   * argmax's (or argmin's) 4 → 2 combiner {@code (acc value, acc index, x value, x index)}: the
+   * better value, a NaN first, on a tie the earlier index; a NaN accumulator is kept.
+   */
+  public static Jaxpr argCombiner(boolean max, DType value, DType index) {
+    return ReduceCombiners.argMinMax(max, value, index);
+  }
 }
