@@ -187,6 +187,35 @@ case("gpugrid_maxpool_grad", pool_grads, pool_grad_inputs,
      "select_and_scatter_add (max pooling's gradient) with a thread per operand element: 3x3 stride 2 SAME "
      "(padding, overlapping windows), 2x2 stride 1 (each element in up to 4 windows), tied maxima", T32)
 
+
+
+def sort_rows_inputs(r):
+    x = arr(np.round(r.standard_normal((30, 200)) * 4) / 4, f32)  # many ties
+    x[3, [5, 77, 150]] = np.nan
+    x[4, [1, 2]] = [0.0, -0.0]
+    x[7, 9] = -np.inf
+    return (x,)
+
+
+case("gpugrid_sort_rows", lambda x: (jnp.sort(x, axis=1), jnp.argsort(x, axis=0, stable=True)), sort_rows_inputs,
+     "sort of 30 rows of 200 (a block each, padded to 256) with ties, NaNs, signed zeros; stable argsort "
+     "of 200 lines of 30", EXACTF)
+case("gpugrid_sort_multi", lambda a, b, c: lax.sort((a, b, c), num_keys=2),
+     lambda r: (I(r, (1500,), i32, -3, 3), arr(np.round(r.standard_normal(1500)), f32), I(r, (1500,), i32)),
+     "lax.sort of one row of 1500 by two keys (i32, f32 with ties: two-word records, 2048 padded) carrying an i32", EXACTF)
+case("gpugrid_top_k", lambda x: lax.top_k(x, 7), lambda r: (arr(np.round(r.standard_normal((50, 333)) * 3), f32),),
+     "top_k 7 of 50 rows of 333 (a block each) with many ties: the lower position first", EXACTF)
+
+
+case("gpugrid_scan_lines_f32", lambda x, y: (jnp.cumsum(x), lax.cumsum(x, reverse=True), jnp.cumprod(1.0 + 0.001 * y, axis=1),
+                                             lax.cumlogsumexp(y, axis=1, reverse=True)),
+     lambda r: (N(r, (3000,)), N(r, (3, 800))),
+     "cumulative ops over few long lines (a block each, XLA's tree of 16-blocks: 3 levels for 3000): "
+     "forward and reversed cumsum, cumprod and reversed cumlogsumexp of 3 lines of 800", T32M)
+case("gpugrid_scan_lines_other", lambda x, y, z: (lax.cummax(x), lax.cummin(x, reverse=True), jnp.cumsum(y), jnp.cumsum(z)),
+     lambda r: (I(r, (3000,), i32, -10000, 10000), N(r, (700,), f16), N(r, (2, 300), f64)),
+     "cummax/cummin of one i32 line of 3000, an f16 cumsum of 700 (f32 levels), f64 lines of 300 (x64)", (1e-3, 1e-3), x64=True)
+
 SETS["gpu-grid"] = dict(g.REGISTRY)
 
 

@@ -24,22 +24,22 @@ import org.junit.jupiter.api.Test;
 /**
  * The primitives that moved from one GPU thread onto the grid (a thread per result element, line
  * or update: reduce_window, select_and_gather_add, cumulative ops, dynamic_update_slice, argmax
- * and argmin, order-free scatters) on
+ * and argmin, order-free scatters, sort and top_k) on
  * testdata/gpu-grid, golden cases from real JAX (testdata/generate_gpu.py) whose shapes span
  * several 256-thread blocks with a ragged last one: each case's PTX must assemble with ptxas for
  * sm_80 and sm_90 (where ptxas is on PATH), every kernel of those primitives must be grid-mapped
  * (or block-cooperative) and each case must have one of at least 256 threads, integer scatters
- * must use atomics, and the emulated launch, which runs every thread of the grid with its own
+ * must use atomics, sorts barriers (a bitonic network per row), and the emulated launch, which runs every thread of the grid with its own
  * indices, must reproduce JAX's outputs within the case's tolerances: a thread computing
  * another's element, a line scanned in another order, an argmax tie or NaN resolved by thread
- * order, or an update lost between threads, fails.
+ * order, an update lost between threads, or a compare-exchange out of step, fails.
  */
 class GpuGridCasesTest {
   /** Steps (as {@code Kernels.describe} names them) that must run on the grid. */
   private static final Set<String> GRID = Set.of("reduce_window", "reduce_window_sum", "reduce_window_max",
       "reduce_window_min", "select_and_gather_add", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
       "dynamic_update_slice", "argmax", "argmin", "scatter", "scatter-add", "scatter-sub", "scatter-mul",
-      "scatter-min", "scatter-max", "select_and_scatter_add");
+      "scatter-min", "scatter-max", "select_and_scatter_add", "sort", "top_k");
 
   @Test
   void everyCaseAssemblesRunsOnTheGridAndMatchesJax() throws Exception {
@@ -66,6 +66,8 @@ class GpuGridCasesTest {
           if (widest < 256) bad.add(case_ + ": no grid kernel of these primitives has 256 threads");
           if (case_.contains("atomic") && !d.program().ptx().contains("atom.") && !d.program().ptx().contains("red."))
             bad.add(case_ + ": no atomic");
+          if ((case_.contains("sort") || case_.contains("top_k")) && !d.program().ptx().contains("bar.sync"))
+            bad.add(case_ + ": no block-cooperative sort (barriers)");
           if (ptxas.isEmpty()) continue;
           Path file = work.resolve(name + "." + sm + ".ptx");
           Files.writeString(file, d.program().ptx());

@@ -45,7 +45,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  */
 final class CumulativeKernel {
   /** The ReduceWindowRewriter base length XLA:CPU uses. */
-  private static final int BLOCK = 16;
+  private static final int BLOCK = ReductionShapes.SCAN_BLOCK;
   private static final long LANE_TILE = 64;
 
   private CumulativeKernel() {}
