@@ -216,10 +216,36 @@ case("gpugrid_scan_lines_other", lambda x, y, z: (lax.cummax(x), lax.cummin(x, r
      lambda r: (I(r, (3000,), i32, -10000, 10000), N(r, (700,), f16), N(r, (2, 300), f64)),
      "cummax/cummin of one i32 line of 3000, an f16 cumsum of 700 (f32 levels), f64 lines of 300 (x64)", (1e-3, 1e-3), x64=True)
 
+case("gpugrid_rng_uniform", lambda a, b, c, d: (lax.rng_uniform(a, b, (3001, 3)), lax.rng_uniform(c, d, (2501,))),
+     (np.float32(-2.0), np.float32(3.0), np.int32(-7), np.int32(1000)),
+     "rng_uniform of 9003 f32 (2251 Philox blocks over a block's 256 threads, a partial last block) "
+     "and 2501 i32", EXACT)
+
 SETS["gpu-grid"] = dict(g.REGISTRY)
 
 
+def _evaluate_in_fresh_process(c):
+    """generate.py's fresh-process evaluation of an rng_uniform case (see there), run through this
+    script, whose registry holds the case."""
+    import pickle
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "outs.pickle"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--evaluate-fresh", c.name, str(path)],
+                       check=True, capture_output=True)
+        with open(path, "rb") as f:
+            return pickle.load(f)
+
+
+g._evaluate_in_fresh_process = _evaluate_in_fresh_process
+
+
 def main(argv):
+    if argv[:1] == ["--evaluate-fresh"]:
+        g.REGISTRY.update({name: c for cases in SETS.values() for name, c in cases.items()})
+        g._evaluate_fresh_main(*argv[1:3])
+        return 0
     failed = 0
     for set_name in argv or list(SETS):
         out = HERE / set_name

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The primitives that moved from one GPU thread onto the grid (a thread per result element, line
  * or update: reduce_window, select_and_gather_add, cumulative ops, dynamic_update_slice, argmax
- * and argmin, order-free scatters, sort and top_k) on
+ * and argmin, order-free scatters, sort and top_k, rng_uniform) on
  * testdata/gpu-grid, golden cases from real JAX (testdata/generate_gpu.py) whose shapes span
  * several 256-thread blocks with a ragged last one: each case's PTX must assemble with ptxas for
  * sm_80 and sm_90 (where ptxas is on PATH), every kernel of those primitives must be grid-mapped
@@ -39,7 +39,7 @@ class GpuGridCasesTest {
   private static final Set<String> GRID = Set.of("reduce_window", "reduce_window_sum", "reduce_window_max",
       "reduce_window_min", "select_and_gather_add", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
       "dynamic_update_slice", "argmax", "argmin", "scatter", "scatter-add", "scatter-sub", "scatter-mul",
-      "scatter-min", "scatter-max", "select_and_scatter_add", "sort", "top_k");
+      "scatter-min", "scatter-max", "select_and_scatter_add", "sort", "top_k", "rng_uniform");
 
   @Test
   void everyCaseAssemblesRunsOnTheGridAndMatchesJax() throws Exception {
