@@ -216,6 +216,13 @@ case("gpugrid_scan_lines_other", lambda x, y, z: (lax.cummax(x), lax.cummin(x, r
      lambda r: (I(r, (3000,), i32, -10000, 10000), N(r, (700,), f16), N(r, (2, 300), f64)),
      "cummax/cummin of one i32 line of 3000, an f16 cumsum of 700 (f32 levels), f64 lines of 300 (x64)", (1e-3, 1e-3), x64=True)
 
+case("gpugrid_scatter_rows_add", lambda x, i, u: (x.at[i].add(u),),
+     lambda r: (N(r, (100, 48)), r.integers(-3, 103, size=(200,), dtype=np.int32), N(r, (200, 48))),
+     "f32 scatter-add of 200 rows of 48 with duplicate and dropped indices (an embedding's gradient): "
+     "a thread per window column, index order kept, so XLA's serial sums", T32)
+case("gpugrid_scatter_rows_set", lambda x, i, u: (x.at[i].set(u), x.at[i, 3:].multiply(u[:, 3:])),
+     lambda r: (N(r, (60, 40)), r.integers(0, 60, size=(150,), dtype=np.int32), N(r, (150, 40))),
+     "f32 scatter overwrite of 150 rows of 40 into 60 (duplicates: the last wins) and a scatter-mul of 37-wide windows", EXACTF)
 case("gpugrid_rng_uniform", lambda a, b, c, d: (lax.rng_uniform(a, b, (3001, 3)), lax.rng_uniform(c, d, (2501,))),
      (np.float32(-2.0), np.float32(3.0), np.int32(-7), np.int32(1000)),
      "rng_uniform of 9003 f32 (2251 Philox blocks over a block's 256 threads, a partial last block) "

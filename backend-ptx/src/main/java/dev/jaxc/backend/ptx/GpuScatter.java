@@ -20,18 +20,26 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * t, t + 256, … ({@link ScatterWindows}, the CPU's geometry, clamping and skipping). Two kinds
  * qualify: {@code unique_indices} scatters (no two updates meet, so any combiner is applied by a
  * plain load, combine and store), and add, sub, min and max on 32- and 64-bit integers, applied
- * with atomics (exact in any order). Other scatters — float combines and plain overwrites with
- * duplicate indices, whose results follow XLA's serial order — keep the CPU step in one thread.
+ * with atomics (exact in any order). Any other scatter whose windows have at least {@link
+ * #MIN_COLUMNS} elements (rows of an embedding's gradient) splits the window positions instead:
+ * thread t takes positions t, t + 256, … and applies every index vector there in index order, so
+ * each result element sees XLA's serial order (float sums round the same, the last duplicate
+ * wins). Smaller windows — scalar float updates, plain overwrites that may repeat an index — keep
+ * the CPU step in one thread.
  */
 final class GpuScatter {
   private static final int BLOCK = 256;
 
   private GpuScatter() {}
 
+  /** Window elements from which each thread may take its own window positions in order. */
+  static final long MIN_COLUMNS = 32;
+
   static boolean applies(Primitive p, Eqn e) {
     return switch (p) {
       case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX ->
-          e.params().getBool("unique_indices", false) || atomic(p, ((ArrayType) e.outs().get(0).type()).dtype()) != null;
+          e.params().getBool("unique_indices", false) || atomic(p, ((ArrayType) e.outs().get(0).type()).dtype()) != null
+              || ScatterWindows.windowElements(e) >= MIN_COLUMNS;
       default -> false;
     };
   }
@@ -67,6 +75,19 @@ final class GpuScatter {
     }));
     // The copy (global memory) is visible to the whole block before any update combines with it.
     bc.barrier();
+    if (!unique && op == null) {
+      // Thread t owns window positions t, t + 256, … and applies every index vector's element
+      // there in index order: each result element gets XLA's serial sequence of combines.
+      long[] window = windows.windowShape();
+      bc.phase(t -> ir.loop(t, ir.i64(windows.windowElements()), BLOCK, c -> {
+        var w = GpuReductions.unflatten(ir, c, window);
+        ir.loop(ir.i64(0), ir.i64(vectors), 1, v -> windows.forElement(GpuReductions.unflatten(ir, v, batch), w, (target, u) -> {
+          Value current = cx.access().load(result, out, target);
+          cx.access().store(result, out, target, combiner.combine(cx.eqn(), p, out.dtype(), current, cx.operands().get(2).at(u)));
+        }));
+      }));
+      return new GpuReductions.Launch(1, BLOCK);
+    }
     bc.phase(t -> ir.loop(t, ir.i64(vectors), BLOCK, v -> windows.forEachElement(GpuReductions.unflatten(ir, v, batch), (target, u) -> {
       Value update = cx.operands().get(2).at(u);
       if (op == null) {

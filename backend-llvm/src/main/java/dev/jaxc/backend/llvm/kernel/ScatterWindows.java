@@ -74,6 +74,36 @@ public final class ScatterWindows {
    * the window fits.
    */
   public void forEachElement(Index b, BiConsumer<Index, Index> body) {
+    window(b, (start, batch) -> cx.loops().forEach(windowShape, w -> element(start, batch, w, body)));
+  }
+
+  /** The window's element count of scatter {@code e} (the product of the updates' window dims). */
+  public static long windowElements(dev.jaxc.ir.Eqn e) {
+    long[] up = ((dev.jaxc.ir.Type.ArrayType) e.ins().get(2).type()).shape().sizes();
+    long n = 1;
+    for (long d : GatherScatterParams.scatter(e).updateWindowDims()) n *= up[(int) d];
+    return n;
+  }
+
+  /** The window's element count (the product of the window dims). */
+  public long windowElements() {
+    long n = 1;
+    for (long x : windowShape) n *= x;
+    return n;
+  }
+
+  /** The window dims' shape. */
+  public long[] windowShape() {
+    return windowShape.clone();
+  }
+
+  /** {@code body(target, update)} for element {@code w} of the window of index vector {@code b}, where the window fits. */
+  public void forElement(Index b, Index w, BiConsumer<Index, Index> body) {
+    window(b, (start, batch) -> element(start, batch, w, body));
+  }
+
+  /** Emits {@code inside(start, batch)} where the window of index vector b fits (CLIP: always, clamped). */
+  private void window(Index b, BiConsumer<LLVMValueRef[], LLVMValueRef[]> inside) {
     DType idxD = cx.operandType(1).dtype();
     LLVMValueRef[] batch = b.dims().toArray(new LLVMValueRef[0]);
     LLVMValueRef[] start = new LLVMValueRef[op.length];
@@ -90,23 +120,25 @@ public final class ScatterWindows {
     }
     LLVMBasicBlockRef skip = null;
     if (mode != GatherScatterMode.CLIP) {
-      LLVMBasicBlockRef inside = ir.block("scatter.window");
+      LLVMBasicBlockRef in = ir.block("scatter.window");
       skip = ir.block("scatter.next");
-      ir.condBr(fits, inside, skip);
-      ir.at(inside);
+      ir.condBr(fits, in, skip);
+      ir.at(in);
     }
-    int nWindow = windowShape.length;
-    cx.loops().forEach(windowShape, w -> {
-      LLVMValueRef[] at = start.clone();
-      for (int j = 0; j < nWindow; j++) at[windowOperandDim[j]] = ir.add(at[windowOperandDim[j]], w.get(j));
-      LLVMValueRef[] u = new LLVMValueRef[up.length];
-      for (int k = 0; k < scatterDims.length; k++) u[scatterDims[k]] = batch[k];
-      for (int j = 0; j < nWindow; j++) u[(int) s.updateWindowDims()[j]] = w.get(j);
-      body.accept(Index.of(at), Index.of(u));
-    });
+    inside.accept(start, batch);
     if (skip != null) {
       ir.br(skip);
       ir.at(skip);
     }
+  }
+
+  private void element(LLVMValueRef[] start, LLVMValueRef[] batch, Index w, BiConsumer<Index, Index> body) {
+    int nWindow = windowShape.length;
+    LLVMValueRef[] at = start.clone();
+    for (int j = 0; j < nWindow; j++) at[windowOperandDim[j]] = ir.add(at[windowOperandDim[j]], w.get(j));
+    LLVMValueRef[] u = new LLVMValueRef[up.length];
+    for (int k = 0; k < scatterDims.length; k++) u[scatterDims[k]] = batch[k];
+    for (int j = 0; j < nWindow; j++) u[(int) s.updateWindowDims()[j]] = w.get(j);
+    body.accept(Index.of(at), Index.of(u));
   }
 }
