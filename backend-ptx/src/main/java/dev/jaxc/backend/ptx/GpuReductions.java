@@ -19,7 +19,11 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * {@link GpuGemm}), row groups and row reductions (a warp per row, {@link
  * RowReductions}), full reductions (a grid of blocks, then the last block combines, {@link
  * FullReduction}), column reductions (a thread per kept column, {@link ColumnReduction}) and the
- * rest, in XLA's order ({@link OrderedReduction}: a thread per result, a warp over the tree's windows). Each
+ * rest, in XLA's order ({@link OrderedReduction}: a thread per result, a warp over the tree's windows);
+ * argmax and argmin to one result on a block ({@link ArgReduction}); order-free scatters on a
+ * block ({@link GpuScatter}); sort and top_k, a bitonic sort per row on a block ({@link GpuSort});
+ * cumulative ops over few long lines, XLA's scan tree on a block per line ({@link GpuScan});
+ * rng_uniform's Philox blocks over a block's threads ({@link GpuRng}). Each
  * folds as the CPU's memory-speed reduction of the same shape (ReductionShapes) where that order
  * can be kept with threads. Asked by the schedule emitter before it emits a step; the launch of
  * the step it took is then {@link #take}n by {@link Kernels}.
@@ -51,6 +55,27 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
       return true;
     }
     Optional<Primitive> p = Primitive.byName(e.primitive());
+    // rng_uniform of more than one Philox block (4 elements of 32 bits); fewer are one thread's work.
+    if (p.isPresent() && p.get() == Primitive.RNG_UNIFORM && ((ArrayType) e.outs().get(0).type()).shape().elementCount() > 4) {
+      last = GpuRng.emit(ir, index, em.context(e));
+      return true;
+    }
+    if (p.isPresent() && GpuScan.applies(p.get(), e)) {
+      last = GpuScan.emit(ir, index, em.context(e), p.get());
+      return true;
+    }
+    if (p.isPresent() && GpuSort.applies(p.get(), e)) {
+      last = GpuSort.emit(ir, index, em.context(e));
+      return true;
+    }
+    if (p.isPresent() && GpuScatter.applies(p.get(), e)) {
+      last = GpuScatter.emit(ir, index, em.context(e), p.get());
+      return true;
+    }
+    if (p.isPresent() && ArgReduction.applies(p.get(), e)) {
+      last = ArgReduction.emit(ir, index, em.context(e), p.get());
+      return true;
+    }
     if (p.isEmpty() || !ReductionShapes.monoid(p.get())) return false;
     ReductionShapes.Form form = ReductionShapes.form(p.get(), e);
     long[] shape = ((ArrayType) e.ins().get(0).type()).shape().sizes();

@@ -40,11 +40,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * prefix of the next block below. A reversed block folds its suffixes from a 16-entry buffer.
  * Padding is never read: folding the identity changes no value. When the axis is not the last
  * dimension, up to {@link #LANE_TILE} adjacent lines along the last dimension are scanned
- * together, the innermost loops walking them with unit stride.
+ * together, the innermost loops walking them with unit stride (one line per thread where the
+ * parallel regions want a thread per element: a GPU grid).
  */
 final class CumulativeKernel {
   /** The ReduceWindowRewriter base length XLA:CPU uses. */
-  private static final int BLOCK = 16;
+  private static final int BLOCK = ReductionShapes.SCAN_BLOCK;
   private static final long LANE_TILE = 64;
 
   private CumulativeKernel() {}
@@ -101,7 +102,10 @@ final class CumulativeKernel {
       while (n.get(n.size() - 1) > BLOCK) n.add((n.get(n.size() - 1) + BLOCK - 1) / BLOCK);
       this.sizes = n.stream().mapToLong(Long::longValue).toArray();
       this.lane = axis == shape.length - 1 ? -1 : shape.length - 1;
-      this.width = lane < 0 ? 1 : Math.max(1, Math.min(shape[lane], LANE_TILE));
+      // A GPU (one thread per element) scans one line per thread, neighbouring threads on
+      // neighbouring lines; a CPU thread takes a tile of lines for unit-stride inner loops.
+      boolean perLine = cx.loops().parallel().flatIndex();
+      this.width = lane < 0 || perLine ? 1 : Math.max(1, Math.min(shape[lane], LANE_TILE));
     }
 
     /** The per-level slots, made inside the (possibly threaded) loop body: a thread's own stack. */

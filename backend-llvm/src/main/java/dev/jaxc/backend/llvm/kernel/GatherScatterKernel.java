@@ -1,6 +1,5 @@
 package dev.jaxc.backend.llvm.kernel;
 
-import static dev.jaxc.backend.llvm.emit.GatherScatterParams.contains;
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
@@ -8,7 +7,6 @@ import dev.jaxc.backend.llvm.emit.GatherScatterCombiner;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.GatherLowering;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.Start;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing;
-import dev.jaxc.backend.llvm.emit.GatherScatterParams;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
@@ -16,12 +14,8 @@ import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.prim.Primitive;
-import dev.jaxc.ir.prim.params.GatherScatterMode;
-import dev.jaxc.ir.prim.params.ScatterParams;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -87,82 +81,30 @@ final class GatherScatterKernel {
   }
 
   /**
-   * {@code scatter operand indices updates}: update dims not in {@code update_window_dims} walk
-   * the indices' batch dims; window dims walk the operand dims that are neither inserted nor
-   * batching. The outer loop reads each index vector once; a window that does not fit the
-   * operand whole is skipped (XLA), after CLIP has clamped its start so that it fits; the inner
-   * loop combines the window element by element.
+   * {@code scatter operand indices updates} ({@link ScatterWindows}): the index vectors in
+   * row-major order, each window element by element.
    */
   private static void scatter(KernelContext cx, Primitive p) {
     copyOperand(cx);
-    Ir ir = cx.ir();
-    ScatterParams s = GatherScatterParams.scatter(cx.eqn());
-    GatherScatterMode mode = GatherScatterParams.mode(cx.eqn());
-    GatherScatterIndexing indexing = new GatherScatterIndexing(ir);
-    GatherScatterCombiner combiner = new GatherScatterCombiner(ir, cx.lowering());
+    GatherScatterCombiner combiner = new GatherScatterCombiner(cx.ir(), cx.lowering());
     ArrayType out = cx.resultTypes().get(0);
     LLVMValueRef result = cx.results().get(0);
-    long[] op = out.shape().sizes();
-    DType idxD = cx.operandType(1).dtype();
-    long[] up = cx.operandType(2).shape().sizes();
-    int nWindow = s.updateWindowDims().length;
-    int nScatter = up.length - nWindow;
-    int[] scatterDims = new int[nScatter];  // the updates' dims that walk the indices' batch dims
-    for (int i = 0, k = 0; i < up.length; i++) if (!contains(s.updateWindowDims(), i)) scatterDims[k++] = i;
-    long[] scatterShape = new long[nScatter];
-    for (int k = 0; k < nScatter; k++) scatterShape[k] = up[scatterDims[k]];
-    long[] windowShape = new long[nWindow];
-    for (int j = 0; j < nWindow; j++) windowShape[j] = up[(int) s.updateWindowDims()[j]];
-    int[] windowOperandDim = new int[nWindow];
-    long[] windowSize = new long[op.length];
-    Arrays.fill(windowSize, 1);
-    for (int d = 0, j = 0; d < op.length; d++) {
-      if (contains(s.insertedWindowDims(), d) || contains(s.operandBatchingDims(), d)) continue;
-      windowOperandDim[j] = d;
-      windowSize[d] = windowShape[j++];
-    }
-    cx.loops().forEach(scatterShape, b -> {
-      LLVMValueRef[] batch = dims(b);
-      LLVMValueRef[] start = new LLVMValueRef[op.length];
-      Arrays.fill(start, ir.i64(0));
-      LLVMValueRef fits = ir.bool(true);
-      for (int k = 0; k < s.scatterDimsToOperandDims().length; k++) {
-        int d = (int) s.scatterDimsToOperandDims()[k];
-        LLVMValueRef i = indexing.component(cx.operands().get(1), idxD, batch, k);
-        start[d] = indexing.clampStart(i, idxD, op[d], windowSize[d]);
-        fits = ir.and(fits, ir.icmp(LLVMIntEQ, start[d], i));
-      }
-      for (int k = 0; k < s.operandBatchingDims().length; k++) {
-        start[(int) s.operandBatchingDims()[k]] = batch[(int) s.scatterIndicesBatchingDims()[k]];
-      }
-      LLVMBasicBlockRef skip = null;
-      if (mode != GatherScatterMode.CLIP) {
-        LLVMBasicBlockRef inside = ir.block("scatter.window");
-        skip = ir.block("scatter.next");
-        ir.condBr(fits, inside, skip);
-        ir.at(inside);
-      }
-      cx.loops().forEach(windowShape, w -> {
-        LLVMValueRef[] at = start.clone();
-        for (int j = 0; j < nWindow; j++) at[windowOperandDim[j]] = ir.add(at[windowOperandDim[j]], w.get(j));
-        LLVMValueRef[] u = new LLVMValueRef[up.length];
-        for (int k = 0; k < nScatter; k++) u[scatterDims[k]] = batch[k];
-        for (int j = 0; j < nWindow; j++) u[(int) s.updateWindowDims()[j]] = w.get(j);
-        Index target = Index.of(at);
-        Value current = cx.access().load(result, out, target);
-        Value update = cx.operands().get(2).at(Index.of(u));
-        cx.access().store(result, out, target, combiner.combine(cx.eqn(), p, out.dtype(), current, update));
-      });
-      if (skip != null) {
-        ir.br(skip);
-        ir.at(skip);
-      }
-    });
+    ScatterWindows windows = new ScatterWindows(cx);
+    cx.loops().forEach(windows.scatterShape(), b -> windows.forEachElement(b, (target, u) -> {
+      Value current = cx.access().load(result, out, target);
+      Value update = cx.operands().get(2).at(u);
+      cx.access().store(result, out, target, combiner.combine(cx.eqn(), p, out.dtype(), current, update));
+    }));
   }
 
-  /** {@code dynamic_update_slice operand update i0 i1 …}: starts clamped so the update fits. */
+  /**
+   * {@code dynamic_update_slice operand update i0 i1 …}: starts clamped so the update fits. Where
+   * the parallel regions want a thread per element (a GPU grid), each result element is written
+   * once, from the update inside the slice and from the operand elsewhere, in one region;
+   * otherwise the operand is copied and the slice overwritten by unit-stride loops.
+   */
   private static void dynamicUpdateSlice(KernelContext cx) {
-    copyOperand(cx);
+    if (!cx.loops().parallel().flatIndex()) copyOperand(cx);
     Ir ir = cx.ir();
     GatherScatterIndexing indexing = new GatherScatterIndexing(ir);
     ArrayType out = cx.resultTypes().get(0);
@@ -173,6 +115,21 @@ final class GatherScatterKernel {
     for (int d = 0; d < op.length; d++) {
       DType t = cx.operandType(2 + d).dtype();
       start[d] = indexing.clampStart(indexing.widen(t, cx.operands().get(2 + d).at(Index.SCALAR)), t, op[d], up[d]);
+    }
+    if (cx.loops().parallel().flatIndex()) {
+      ElementGenerator x = cx.operands().get(0);
+      cx.loops().forEachParallel(op, out.shape().elementCount(), 1, idx -> {
+        LLVMValueRef inside = ir.bool(true);
+        LLVMValueRef[] u = new LLVMValueRef[op.length];
+        for (int d = 0; d < op.length; d++) {
+          u[d] = ir.sub(idx.get(d), start[d]);
+          // Unsigned: a position before the start is past the end too.
+          inside = ir.and(inside, ir.icmp(LLVMIntULT, u[d], ir.i64(up[d])));
+        }
+        ir.ifElse(inside, "dus", () -> cx.access().store(cx.results().get(0), out, idx, update.at(Index.of(u))),
+            () -> cx.access().store(cx.results().get(0), out, idx, x.at(idx)));
+      });
+      return;
     }
     cx.loops().forEach(up, idx -> {
       LLVMValueRef[] at = new LLVMValueRef[op.length];

@@ -175,7 +175,9 @@ final class ReduceKernel {
       count = Arrays.stream(reduced).reduce(1, (a, b) -> a * b);
       row = rank > 0 && !isReduced(r, rank - 1) ? rank - 1 : -1;
       outer = IntStream.range(0, rank).filter(d -> d != row && !isReduced(r, d)).mapToLong(d -> r.shape()[d]).toArray();
-      width = row < 0 ? 1 : Math.max(1, Math.min(r.shape()[row], ROW_TILE));
+      // A GPU (a thread per element) folds one result per thread, neighbouring threads on
+      // neighbouring results; a CPU thread takes a tile of them for unit-stride inner loops.
+      width = row < 0 || cx.loops().parallel().flatIndex() ? 1 : Math.max(1, Math.min(r.shape()[row], ROW_TILE));
       tree = count > 0 && r.operands().size() == 1 && !r.orderFree()
           && Arrays.stream(reduced).anyMatch(n -> n > TREE_WINDOW);
       int m = reduced.length;

@@ -76,4 +76,20 @@ public final class ReductionShapes {
   public static Value identity(Ir ir, Primitive p, DType d) {
     return ReduceCombiners.identity(ir, p, d);
   }
+
+  /**
+   * argmax's (or argmin's) 4 → 2 combiner {@code (acc value, acc index, x value, x index)}: the
+   * better value, a NaN first, on a tie the earlier index; a NaN accumulator is kept.
+   */
+  public static Jaxpr argCombiner(boolean max, DType value, DType index) {
+    return ReduceCombiners.argMinMax(max, value, index);
+  }
+
+  /** A cumulative primitive's 2 → 1 combiner on {@code d}, as {@link CumulativeKernel} folds it. */
+  public static Jaxpr scanCombiner(Primitive p, DType d) {
+    return p == Primitive.CUMLOGSUMEXP ? ReduceCombiners.logAddExp(d) : ReduceCombiners.monoid(p, d);
+  }
+
+  /** XLA:CPU's block length of a cumulative op's scan tree ({@link CumulativeKernel}). */
+  public static final int SCAN_BLOCK = 16;
 }

@@ -45,24 +45,64 @@ final class RngUniformKernel {
   private RngUniformKernel() {}
 
   static void emit(KernelContext cx) {
-    Ir ir = cx.ir();
-    Eqn e = cx.eqn();
-    ArrayType out = cx.resultTypes().get(0);
-    DType d = out.dtype();
-    int width = bitWidth(d, e);
-    long n = out.shape().elementCount();
-    // Elements per Philox block: four 32-bit words, or two 64-bit ones.
-    int perBlock = width == 64 ? 2 : 4;
-    long delta = width == 64 ? Math.multiplyExact(n, 2) : n;
-    long key = RngUniformKeys.key(e);
-    LLVMValueRef[] state = state(ir, delta);
-    Converter convert = converter(cx, d);
-    ArrayType flat = new ArrayType(d, Shape.of(n));
-    long full = n / perBlock;
-    int tail = (int) (n % perBlock);
-    cx.loops().forEach(new long[] {full}, idx ->
-        store(cx, flat, idx.get(0), perBlock, perBlock, block(ir, state, idx.get(0), key), convert));
-    if (tail > 0) store(cx, flat, ir.i64(full), perBlock, tail, block(ir, state, ir.i64(full), key), convert);
+    Blocks b = new Blocks(cx);
+    Blocks.Execution x = b.prepare(b.execution());
+    cx.loops().forEach(new long[] {b.full}, idx -> b.block(x, idx.get(0)));
+    if (b.tail > 0) b.block(x, cx.ir().i64(b.full));
+  }
+
+  /** One rng_uniform's Philox blocks: the execution count, then any block, in any order. */
+  static final class Blocks {
+    private final KernelContext cx;
+    private final Ir ir;
+    private final long key;
+    private final long delta;
+    private final int perBlock;
+    private final ArrayType flat;
+    final long full;
+    final int tail;
+
+    Blocks(KernelContext cx) {
+      this.cx = cx;
+      this.ir = cx.ir();
+      Eqn e = cx.eqn();
+      ArrayType out = cx.resultTypes().get(0);
+      DType d = out.dtype();
+      int width = bitWidth(d, e);
+      long n = out.shape().elementCount();
+      // Elements per Philox block: four 32-bit words, or two 64-bit ones.
+      this.perBlock = width == 64 ? 2 : 4;
+      this.delta = width == 64 ? Math.multiplyExact(n, 2) : n;
+      this.key = RngUniformKeys.key(e);
+      this.flat = new ArrayType(d, Shape.of(n));
+      this.full = n / perBlock;
+      this.tail = (int) (n % perBlock);
+    }
+
+    /** Counts this execution (an atomic add on the equation's module global): its number, i64. */
+    LLVMValueRef execution() {
+      return executions(ir);
+    }
+
+    /** An execution's state and value conversion (lo and hi read), made once before its blocks. */
+    record Execution(LLVMValueRef[] state, Converter convert) {}
+
+    Execution prepare(LLVMValueRef count) {
+      return new Execution(state(ir, count, delta), converter(cx, flat.dtype()));
+    }
+
+    /** Stores block {@code j}'s elements (the last block's {@code tail} only). */
+    void block(Execution x, LLVMValueRef j) {
+      LLVMValueRef[] state = x.state();
+      Converter convert = x.convert();
+      if (tail == 0) {
+        store(cx, flat, j, perBlock, perBlock, RngUniformKernel.block(ir, state, j, key), convert);
+        return;
+      }
+      ir.ifElse(ir.icmp(LLVMIntEQ, j, ir.i64(full)), "rng",
+          () -> store(cx, flat, j, perBlock, tail, RngUniformKernel.block(ir, state, j, key), convert),
+          () -> store(cx, flat, j, perBlock, perBlock, RngUniformKernel.block(ir, state, j, key), convert));
+    }
   }
 
   /** XLA:CPU's rng on {@code d}: 32 or 64 bits per element. */
@@ -75,14 +115,17 @@ final class RngUniformKernel {
     };
   }
 
-  /** This execution's state {@code (low, high)}, two {@code i64}, from the equation's counter. */
-  private static LLVMValueRef[] state(Ir ir, long delta) {
+  /** The equation's execution count before this one (an atomic add on its own module global). */
+  private static LLVMValueRef executions(Ir ir) {
     LLVMValueRef counter = LLVMAddGlobal(ir.module, ir.i64, "jaxc_rng_executions");
     LLVMSetInitializer(counter, ir.i64(0));
     LLVMSetLinkage(counter, LLVMInternalLinkage);
     LLVMSetAlignment(counter, 8);
-    LLVMValueRef count = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpAdd, counter, ir.i64(1),
-        LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpAdd, counter, ir.i64(1), LLVMAtomicOrderingMonotonic, 0);
+  }
+
+  /** Execution {@code count}'s state {@code (low, high)}, two {@code i64}. */
+  private static LLVMValueRef[] state(Ir ir, LLVMValueRef count, long delta) {
     LLVMTypeRef i128 = ir.intType(128);
     LLVMValueRef s = ir.add(ir.mul(ir.zext(count, i128), ir.constInt(i128, delta)), ir.constInt(i128, INITIAL_STATE));
     return new LLVMValueRef[] {ir.trunc(s, ir.i64), ir.trunc(ir.lshr(s, ir.constInt(i128, 64)), ir.i64)};

@@ -91,12 +91,7 @@ final class SortKernel {
     int words = s.layout().words();
     cx.loops().forEach(new long[] {s.n()}, i -> {
       LLVMValueRef p = i.get(0);
-      Index at = along(row, s.axis(), p);
-      List<LLVMValueRef> fields = new ArrayList<>();
-      for (int k = 0; k < s.keys(); k++)
-        fields.addAll(SortKeys.of(ir, cx.operandType(k).dtype(), cx.operands().get(k).at(at), s.order()));
-      fields.add(p);
-      LLVMValueRef[] rec = s.layout().pack(ir, fields);
+      LLVMValueRef[] rec = record(cx, s, row, p);
       for (int w = 0; w < words; w++)
         ir.store(rec[w], ir.gep(ir.i64, a, ir.add(ir.mul(p, ir.i64(words)), ir.i64(w))), 8);
     });
@@ -104,16 +99,36 @@ final class SortKernel {
     cx.loops().forEach(new long[] {s.kept()}, i -> {
       LLVMValueRef q = i.get(0);
       LLVMValueRef last = ir.load(ir.i64, ir.gep(ir.i64, sorted, ir.add(ir.mul(q, ir.i64(words)), ir.i64(words - 1))), 8);
-      LLVMValueRef from = s.layout().position(ir, last);
-      Index src = along(row, s.axis(), from);
-      Index dst = along(row, s.axis(), q);
-      if (s.order() == SortKeys.Order.TOP_K) {
-        store(cx, 0, dst, cx.operands().get(0).at(src));
-        store(cx, 1, dst, Value.of(ir.trunc(from, ir.i32)));
-      } else {
-        for (int k = 0; k < cx.operands().size(); k++) store(cx, k, dst, cx.operands().get(k).at(src));
-      }
+      result(cx, s, row, q, last);
     });
+  }
+
+  /** The record of the element at position {@code p} of {@code row}: its key fields, then p. */
+  static LLVMValueRef[] record(KernelContext cx, Spec s, Index row, LLVMValueRef p) {
+    Ir ir = cx.ir();
+    Index at = along(row, s.axis(), p);
+    List<LLVMValueRef> fields = new ArrayList<>();
+    for (int k = 0; k < s.keys(); k++)
+      fields.addAll(SortKeys.of(ir, cx.operandType(k).dtype(), cx.operands().get(k).at(at), s.order()));
+    fields.add(p);
+    return s.layout().pack(ir, fields);
+  }
+
+  /**
+   * Sorted result {@code q} of {@code row}, from the last word of the record sorted there: every
+   * result gathered from its operand at the record's position (top_k: the value and the position).
+   */
+  static void result(KernelContext cx, Spec s, Index row, LLVMValueRef q, LLVMValueRef lastWord) {
+    Ir ir = cx.ir();
+    LLVMValueRef from = s.layout().position(ir, lastWord);
+    Index src = along(row, s.axis(), from);
+    Index dst = along(row, s.axis(), q);
+    if (s.order() == SortKeys.Order.TOP_K) {
+      store(cx, 0, dst, cx.operands().get(0).at(src));
+      store(cx, 1, dst, Value.of(ir.trunc(from, ir.i32)));
+    } else {
+      for (int k = 0; k < cx.operands().size(); k++) store(cx, k, dst, cx.operands().get(k).at(src));
+    }
   }
 
   /**
@@ -139,7 +154,7 @@ final class SortKernel {
     ir.store(half, ir.gep(ir.i16, cx.results().get(result), at), 2);
   }
 
-  private static Index along(Index row, int axis, LLVMValueRef i) {
+  static Index along(Index row, int axis, LLVMValueRef i) {
     List<LLVMValueRef> dims = new ArrayList<>(row.dims());
     dims.set(axis, i);
     return new Index(dims);
@@ -149,7 +164,7 @@ final class SortKernel {
    * What a sort or top_k equation sorts: along {@code axis}, {@code n} elements per row, by the
    * first {@code keys} operands, keeping the first {@code kept} of each sorted row.
    */
-  private record Spec(int axis, long n, int keys, long kept, SortKeys.Order order, SortRecord layout) {
+  record Spec(int axis, long n, int keys, long kept, SortKeys.Order order, SortRecord layout) {
     static Spec of(Eqn e) {
       ArrayType x = (ArrayType) e.ins().get(0).type();
       int rank = x.rank();

@@ -24,6 +24,8 @@ import java.util.List;
  * non-identity init), so a window of padding only gives the init value. f16/bf16 sums round after
  * every step, as XLA:CPU does. (XLA rewrites a window that spans whole dimensions into a reduce,
  * whose float sums associate differently: those agree within rounding, not bit for bit.)
+ * Every result element is folded alone, so the loop over them may be split across workers (on a
+ * GPU, a thread per result element).
  */
 final class WindowReduce {
   private WindowReduce() {}
@@ -39,7 +41,7 @@ final class WindowReduce {
     WindowGeometry g = WindowGeometry.of(cx.eqn(), in.shape().sizes(), out.shape().sizes());
     WindowOrder order = new WindowOrder(g);
     ElementGenerator x = cx.operands().get(0);
-    cx.loops().forEach(out.shape().sizes(), o -> {
+    cx.loops().forEachParallel(out.shape().sizes(), work(g, out), 1, o -> {
       Value init = s.identity(m, d);
       Value r = init;
       if (!g.operandEmpty()) {
@@ -74,7 +76,7 @@ final class WindowReduce {
     WindowOrder order = new WindowOrder(g);
     ScalarJaxprEmitter f = new ScalarJaxprEmitter(ir, cx.lowering());
     WindowScalars s = new WindowScalars(ir);
-    cx.loops().forEach(out0.shape().sizes(), o -> {
+    cx.loops().forEachParallel(out0.shape().sizes(), work(g, out0) * n, 1, o -> {
       List<Value> r = new ArrayList<>();
       for (int i = 0; i < n; i++) r.add(cx.operands().get(n + i).at(Index.SCALAR));
       if (!g.operandEmpty()) {
@@ -94,5 +96,12 @@ final class WindowReduce {
       }
       for (int i = 0; i < n; i++) cx.access().store(cx.results().get(i), cx.resultTypes().get(i), o, r.get(i));
     });
+  }
+
+  /** The scalar folds of the whole loop: a window's worth per result element. */
+  static long work(WindowGeometry g, ArrayType out) {
+    long w = 1;
+    for (long k : g.window()) w *= k;
+    return out.shape().elementCount() * Math.max(1, w);
   }
 }

@@ -1,5 +1,7 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import static org.bytedeco.llvm.global.LLVM.*;
+
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
@@ -49,33 +51,106 @@ final class WindowSelect {
     WindowScalars s = new WindowScalars(ir);
     WindowGeometry g = WindowGeometry.of(e, op.shape().sizes(), src.shape().sizes());
     ElementGenerator source = cx.operands().get(0);
-    ElementGenerator operand = cx.operands().get(1);
     LLVMValueRef base = cx.results().get(0);
     Value zero = s.identity(Monoid.SUM, out.dtype());
+    // A GPU grid wants one writer per result element; a CPU thread scatters in source order.
+    if (cx.loops().parallel().flatIndex()) {
+      scatterAddPerElement(cx, g, s, sel, d, zero);
+      return;
+    }
     cx.loops().forEach(out.shape().sizes(), i -> cx.access().store(base, out, i, zero));
     if (g.operandEmpty()) return;  // every window is padding only: nothing lands
     cx.loops().forEach(src.shape().sizes(), w -> {
-      WindowGeometry.Tap first = g.tap(ir, w, zeros(ir, g.rank()));
-      WindowSlot pick = WindowSlot.holding(ir, element(s, sel, d, operand, first));
-      WindowSlot[] at = new WindowSlot[g.rank()];
-      for (int k = 0; k < at.length; k++) at[k] = WindowSlot.holding(ir, first.index().get(k));
-      WindowSlot real = first.valid() == null ? null : WindowSlot.holding(ir, first.valid());
-      cx.loops().forEach(g.window(), k -> {
-        WindowGeometry.Tap t = g.tap(ir, w, k);
-        Value cur = pick.get();
-        Value v = element(s, sel, d, operand, t);
-        LLVMValueRef keep = s.keeps(sel, d, cur, v);
-        pick.set(s.select(keep, cur, v));
-        for (int j = 0; j < at.length; j++) at[j].set(ir.select(keep, at[j].scalar(), t.index().get(j)));
-        if (real != null) real.set(ir.select(keep, real.scalar(), t.valid()));
+      Pick p = pick(cx, g, s, sel, d, w);
+      Runnable add = () -> cx.access().store(base, out, p.at(),
+          s.combine(Monoid.SUM, out.dtype(), cx.access().load(base, out, p.at()), source.at(w)));
+      if (p.real() == null) add.run();
+      else ifThen(ir, p.real(), add);
+    });
+  }
+
+  /** A window's pick: its operand index, and whether it is a real element (null: always). */
+  private record Pick(Index at, LLVMValueRef real) {}
+
+  /** The pick of the window at {@code w}: the first element, moved while the select fails. */
+  private static Pick pick(KernelContext cx, WindowGeometry g, WindowScalars s, Select sel, DType d, Index w) {
+    Ir ir = cx.ir();
+    ElementGenerator operand = cx.operands().get(1);
+    WindowGeometry.Tap first = g.tap(ir, w, zeros(ir, g.rank()));
+    WindowSlot pick = WindowSlot.holding(ir, element(s, sel, d, operand, first));
+    WindowSlot[] at = new WindowSlot[g.rank()];
+    for (int k = 0; k < at.length; k++) at[k] = WindowSlot.holding(ir, first.index().get(k));
+    WindowSlot real = first.valid() == null ? null : WindowSlot.holding(ir, first.valid());
+    cx.loops().forEach(g.window(), k -> {
+      WindowGeometry.Tap t = g.tap(ir, w, k);
+      Value cur = pick.get();
+      Value v = element(s, sel, d, operand, t);
+      LLVMValueRef keep = s.keeps(sel, d, cur, v);
+      pick.set(s.select(keep, cur, v));
+      for (int j = 0; j < at.length; j++) at[j].set(ir.select(keep, at[j].scalar(), t.index().get(j)));
+      if (real != null) real.set(ir.select(keep, real.scalar(), t.valid()));
+    });
+    LLVMValueRef[] idx = new LLVMValueRef[at.length];
+    for (int j = 0; j < idx.length; j++) idx[j] = at[j].scalar();
+    return new Pick(Index.of(idx), real == null ? null : real.scalar());
+  }
+
+  /**
+   * select_and_scatter_add with one writer per result element (a GPU thread each): element i
+   * visits the windows that may contain it in source order, recomputes each one's pick, and adds
+   * the window's source value where the pick is i — the same additions in the same order as the
+   * serial scatter, so the same bits, without two threads adding to one element.
+   */
+  private static void scatterAddPerElement(KernelContext cx, WindowGeometry g, WindowScalars s, Select sel, DType d,
+      Value zero) {
+    Ir ir = cx.ir();
+    ArrayType out = cx.resultTypes().get(0);
+    long[] windows = g.windows();
+    long perWindow = 1;
+    for (long k : g.window()) perWindow *= k;
+    long work = out.shape().elementCount() * Math.max(1, perWindow) * 4;
+    ElementGenerator source = cx.operands().get(0);
+    cx.loops().forEachParallel(out.shape().sizes(), work, 1, i -> {
+      WindowSlot sum = WindowSlot.holding(ir, zero);
+      if (!g.operandEmpty()) candidates(cx, g, i, 0, new LLVMValueRef[g.rank()], w -> {
+        Pick p = pick(cx, g, s, sel, d, w);
+        LLVMValueRef hit = p.real() == null ? ir.bool(true) : p.real();
+        for (int j = 0; j < g.rank(); j++) hit = ir.and(hit, ir.icmp(LLVMIntEQ, p.at().get(j), i.get(j)));
+        ifThen(ir, hit, () -> sum.set(s.combine(Monoid.SUM, out.dtype(), sum.get(), source.at(w))));
       });
-      LLVMValueRef[] idx = new LLVMValueRef[at.length];
-      for (int j = 0; j < idx.length; j++) idx[j] = at[j].scalar();
-      Index p = Index.of(idx);
-      Runnable add = () -> cx.access().store(base, out, p,
-          s.combine(Monoid.SUM, out.dtype(), cx.access().load(base, out, p), source.at(w)));
-      if (real == null) add.run();
-      else ifThen(ir, real.scalar(), add);
+      cx.access().store(cx.results().get(0), out, i, sum.get());
+    });
+  }
+
+  /**
+   * The windows that may contain operand element i, in row-major order: per dimension those whose
+   * span [w·stride − pad_lo, w·stride − pad_lo + (window − 1)·dilation] holds i (all windows where
+   * a dilation or a negative padding makes that bound loose; the pick test decides anyway).
+   */
+  private static void candidates(KernelContext cx, WindowGeometry g, Index i, int dim, LLVMValueRef[] w,
+      java.util.function.Consumer<Index> body) {
+    if (dim == g.rank()) {
+      body.accept(Index.of(w.clone()));
+      return;
+    }
+    Ir ir = cx.ir();
+    long stride = g.strides()[dim];
+    long pad = g.padLo()[dim];
+    LLVMValueRef lo = ir.i64(0);
+    LLVMValueRef hi = ir.i64(g.windows()[dim]);
+    if (g.baseDilation()[dim] == 1 && g.windowDilation()[dim] == 1 && pad >= 0) {
+      LLVMValueRef pos = ir.add(i.get(dim), ir.i64(pad));
+      long reach = g.window()[dim] - 1;
+      // First window: ceil(max(0, pos - reach) / stride); last: min(windows - 1, pos / stride).
+      LLVMValueRef from = ir.sub(pos, ir.i64(reach));
+      from = ir.select(ir.icmp(LLVMIntSLT, from, ir.i64(0)), ir.i64(0), from);
+      lo = ir.udiv(ir.add(from, ir.i64(stride - 1)), ir.i64(stride));
+      LLVMValueRef last = ir.add(ir.udiv(pos, ir.i64(stride)), ir.i64(1));
+      hi = ir.select(ir.icmp(LLVMIntULT, last, hi), last, hi);
+    }
+    cx.loops().forRange(lo, hi, k -> {
+      w[dim] = k;
+      candidates(cx, g, i, dim + 1, w, body);
     });
   }
 
@@ -154,7 +229,8 @@ final class WindowSelect {
     WindowOrder order = new WindowOrder(g);
     ElementGenerator tangent = cx.operands().get(0);
     ElementGenerator operand = cx.operands().get(1);
-    cx.loops().forEach(out.shape().sizes(), o -> {
+    // Each window's tangent is found alone: the loop may be split across workers.
+    cx.loops().forEachParallel(out.shape().sizes(), WindowReduce.work(g, out) * 2, 1, o -> {
       Value zero = s.identity(Monoid.SUM, tangents.dtype());
       Value r = zero;
       if (!g.operandEmpty()) {
