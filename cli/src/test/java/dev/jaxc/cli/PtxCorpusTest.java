@@ -11,7 +11,6 @@ import dev.jaxc.ir.Program;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.types.PromotionMode;
 import dev.jaxc.ir.types.TypeConfig;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +47,7 @@ class PtxCorpusTest {
   @Test
   void everyCaseCompilesPassesPtxasAndEmulates() throws Exception {
     Map<String, String> known = knownDifferences();
-    Optional<Path> ptxas = onPath("ptxas");
+    Optional<Path> ptxas = GpuCaseChecks.onPath("ptxas");
     if (ptxas.isEmpty()) System.out.println("PtxCorpusTest: ptxas is not on PATH: the PTX is not assembled (emulation only)");
     Path work = Files.createTempDirectory("jaxc-ptx");
     List<GoldenCase> cases = GoldenCase.find(Corpus.testdata("cases"));
@@ -169,15 +168,5 @@ class PtxCorpusTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static Optional<Path> onPath(String tool) {
-    String path = System.getenv("PATH");
-    if (path == null) return Optional.empty();
-    for (String dir : path.split(File.pathSeparator)) {
-      Path p = Path.of(dir, tool);
-      if (Files.isExecutable(p)) return Optional.of(p);
-    }
-    return Optional.empty();
   }
 }

@@ -6,12 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jaxc.backend.ptx.DeviceProgram;
 import dev.jaxc.backend.ptx.HostControl;
 import dev.jaxc.backend.ptx.PtxCompiler;
-import dev.jaxc.cli.npy.NpyArray;
-import dev.jaxc.cli.npy.Npz;
 import dev.jaxc.ir.Program;
-import dev.jaxc.ir.types.PromotionMode;
-import dev.jaxc.ir.types.TypeConfig;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,32 +49,22 @@ class PtxHostControlTest {
 
   @Test
   void forcedHostControlRunsTheGoldenControlFlowCases() throws Exception {
-    Optional<Path> ptxas = onPath("ptxas");
+    Optional<Path> ptxas = GpuCaseChecks.onPath("ptxas");
     Path work = Files.createTempDirectory("jaxc-ptx-cf");
     List<String> bad = new ArrayList<>();
     for (Object[] c : CASES) {
       String name = (String) c[0];
       GoldenCase g = new GoldenCase(Corpus.testdata("cases").resolve(name));
-      Program lowered = lower(g);
+      Program lowered = GpuCaseChecks.lower(g);
       PtxCompiler.Described d = PtxCompiler.compileDescribed(lowered, "sm_80", "m", HostControl.Policy.ALWAYS);
       int[] counts = count(d.program().program());
       int[] want = {(Integer) c[1], (Integer) c[2], (Integer) c[3]};
       if (!java.util.Arrays.equals(counts, want))
         bad.add(name + ": while/repeat/switch " + java.util.Arrays.toString(counts) + ", expected " + java.util.Arrays.toString(want));
       if (ptxas.isPresent()) {
-        Path f = Files.writeString(work.resolve(name + ".ptx"), d.program().ptx());
-        Process p = new ProcessBuilder(ptxas.get().toString(), "-arch=sm_80", f.toString(), "-o", "/dev/null")
-            .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) bad.add(name + ": ptxas: " + out.strip());
+        GpuCaseChecks.ptxas(ptxas.get(), work, name, "sm_80", d.program().ptx()).ifPresent(why -> bad.add(name + ": " + why));
       }
-      List<NpyArray> actual = HostRun.runEmulated(lowered, "m", "sm_80", Npz.read(g.inputs()), HostControl.Policy.ALWAYS);
-      List<NpyArray> expected = Npz.read(g.expected());
-      assertEquals(expected.size(), actual.size(), name);
-      for (int k = 0; k < expected.size(); k++) {
-        Optional<String> diff = ArrayComparison.compare(expected.get(k), actual.get(k), g.meta().rtol(), g.meta().atol());
-        diff.ifPresent(s -> bad.add(name + ": " + s));
-      }
+      bad.addAll(GpuCaseChecks.emulatedDifferences(g, lowered, "m", name, HostControl.Policy.ALWAYS));
     }
     assertTrue(bad.isEmpty(), String.join("\n", bad));
   }
@@ -99,11 +84,7 @@ class PtxHostControlTest {
   }
 
   private static DeviceProgram compile(Path caseDir, HostControl.Policy policy) throws Exception {
-    return PtxCompiler.compileDescribed(lower(new GoldenCase(caseDir)), "sm_80", "m", policy).program();
-  }
-
-  private static Program lower(GoldenCase g) throws Exception {
-    return HostRun.lower(new FrontEnd().run(g.model(), new TypeConfig(g.meta().x64(), PromotionMode.STANDARD), Phase.TYPE));
+    return PtxCompiler.compileDescribed(GpuCaseChecks.lower(new GoldenCase(caseDir)), "sm_80", "m", policy).program();
   }
 
   /** How many While, Repeat and Switch nodes, at any depth. */
@@ -127,15 +108,5 @@ class PtxHostControlTest {
       }
     }
     return r;
-  }
-
-  private static Optional<Path> onPath(String tool) {
-    String path = System.getenv("PATH");
-    if (path == null) return Optional.empty();
-    for (String dir : path.split(File.pathSeparator)) {
-      Path p = Path.of(dir, tool);
-      if (Files.isExecutable(p)) return Optional.of(p);
-    }
-    return Optional.empty();
   }
 }
