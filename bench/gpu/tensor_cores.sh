@@ -17,7 +17,7 @@
 #   OUT/suite-3xtf32/NAME, OUT/suite-3xtf32-v1/NAME   the suite's f32 GEMM workloads
 #                      (bench/suite/cases) with 3xTF32 forced, current kernel and v1
 #   OUT/suite-simt/NAME   the same workloads on the SIMT kernel (the f32 default), to compare
-# run, in under two minutes of GPU time (about 16 short processes that import JAX): check_cases.py
+# run, in under two minutes of GPU time (about 15 short processes that import JAX): check_cases.py
 # on both case folders (JAX's outputs within each case's tolerances), half_matmul.py on both
 # half folders (against jax.jit; the relative difference from XLA is printed too), time_suite.py on
 # the three suite folders (the 3xTF32 and SIMT results are flagged MISMATCH against XLA's TF32
@@ -84,8 +84,6 @@ case "${1:-}" in
     python3 "$here/half_matmul.py" time "$out/half-v1"
     echo "== f16/bf16 matmuls, JAXC_PTX_MMA=1block"
     python3 "$here/half_matmul.py" time "$out/half-1block"
-    echo "== f16/bf16 matmuls, current kernel again (drift check)"
-    python3 "$here/half_matmul.py" time "$out/half"
     echo "== gpu-gemm cases, current kernel, default rule"
     python3 "$here/check_cases.py" "$out/cases" --device-checks 4 || true
     echo "== gpu-gemm cases, current kernel, 3xTF32 forced"
