@@ -1,34 +1,33 @@
 #!/usr/bin/env bash
-# The GPU check of the tensor-core GEMM (backend-ptx MmaGemm), in two halves:
+# The GPU check of the tensor-core GEMM (backend-ptx MmaGemm), current kernel against the first
+# one (JAXC_PTX_MMA=v1, as measured in bench/gpu/tensor-cores-h200.txt), in two halves:
 #
 #   bench/gpu/tensor_cores.sh build OUT   here (Java, the repository's .venv): builds OUT (a few MiB)
 #   bench/gpu/tensor_cores.sh run OUT     on the GPU machine (Python 3, NumPy, CuPy, JAX; no Java)
 #
-# build writes
-#   OUT/cases          testdata/gpu-gemm's 18 golden cases (bench/gpu/build_cases.sh, sm_80 PTX,
-#                      the default rule: f16/bf16 on mma.sync, f32 on the SIMT kernel unless JAXC_PTX_F32_GEMM=3xtf32)
+# build writes (all sm_80 PTX, which runs on sm_80 and newer)
+#   OUT/cases          testdata/gpu-gemm's 18 golden cases, current kernel, the default rule
+#                      (f16/bf16 on mma.sync, f32 on the SIMT kernel)
 #   OUT/cases-3xtf32   the same with JAXC_PTX_F32_GEMM=3xtf32 (every f32 product on tensor cores)
-#   OUT/suite/NAME     suite GEMM workloads (bench/suite/cases), default rule
-#   OUT/suite-simt/NAME  the f32 GEMM workloads that now take 3xTF32, with JAXC_PTX_F32_GEMM=simt (the old
-#                      kernel), to compare
-#   OUT/half/NAME      f16/bf16 matmuls of bench/gpu/half_matmul.py
-#   OUT/half-tile64/NAME, OUT/suite-tile64/NAME  the f16/bf16 matmuls, matmul_2048 and conv2d with
-#                      64 x 64 tiles forced (JAXC_PTX_GEMM_TILE=4x4): the rule's 128 x 128 (f16/bf16)
-#                      and 128 x 64 (3xTF32) tiles need 166-255 registers per thread (ptxas -v,
-#                      no spills), so one block per multiprocessor; this says whether smaller
-#                      tiles with more blocks per multiprocessor are faster
-# run, in under two minutes of GPU time (estimated: about 20 short processes that import JAX): check_cases.py on both case folders (JAX's outputs
-# within each case's tolerances), time_suite.py on the suite libraries against jax.jit (the matmuls
-# are flagged MISMATCH against XLA's TF32 default, as before), precision_check.py (jaxc against
-# XLA at precision=highest: 3xTF32 should stay near 1e-6 as the SIMT kernel was), half_matmul.py.
+#   OUT/half/NAME, OUT/half-1block/NAME, OUT/half-v1/NAME   bench/gpu/half_matmul.py's f16/bf16
+#                      matmuls (2048³, 4096 x 1024 x 4096) as sm_90 PTX (H100/H200 only): the
+#                      current kernel (ldmatrix, 128 registers, two blocks per multiprocessor, which
+#                      only sm_90 PTX asks for), JAXC_PTX_MMA=1block (the same without the
+#                      two-block request) and JAXC_PTX_MMA=v1 (the first kernel)
+#   OUT/suite-3xtf32/NAME, OUT/suite-3xtf32-v1/NAME   the suite's f32 GEMM workloads
+#                      (bench/suite/cases) with 3xTF32 forced, current kernel and v1
+#   OUT/suite-simt/NAME   the same workloads on the SIMT kernel (the f32 default), to compare
+# run, in under two minutes of GPU time (about 15 short processes that import JAX): check_cases.py
+# on both case folders (JAX's outputs within each case's tolerances), half_matmul.py on both
+# half folders (against jax.jit; the relative difference from XLA is printed too), time_suite.py on
+# the three suite folders (the 3xTF32 and SIMT results are flagged MISMATCH against XLA's TF32
+# default, as before: they are more accurate than it).
 # With the device tool: build here into an ignored folder (out/tc is under .gitignore's /out/),
 # then run with carry ["out/tc"] and the command `bench/gpu/tensor_cores.sh run out/tc`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/gpu"
-SUITE_DEFAULT="matmul_256 matmul_1024 matmul_2048 batched_matmul mlp conv2d transformer_block"
-SUITE_SIMT="matmul_256 matmul_1024 matmul_2048 mlp transformer_block"
-SUITE_TILE64="matmul_2048 conv2d"
+SUITE_F32="matmul_2048 mlp transformer_block"
 
 suite_build() {  # OUTDIR NAMES...
   local dir="$1" name
@@ -48,24 +47,25 @@ case "${1:-}" in
     out="$2"
     mkdir -p "$out"
     out="$(cd "$out" && pwd)"
+    unset JAXC_PTX_MMA JAXC_PTX_F32_GEMM JAXC_PTX_GEMM_TILE
     "$here/build_cases.sh" "$out/cases" "$root/testdata/gpu-gemm"
     JAXC_PTX_F32_GEMM=3xtf32 "$here/build_cases.sh" "$out/cases-3xtf32" "$root/testdata/gpu-gemm"
     # shellcheck disable=SC2086
-    suite_build "$out/suite" $SUITE_DEFAULT
+    JAXC_PTX_F32_GEMM=3xtf32 suite_build "$out/suite-3xtf32" $SUITE_F32
     # shellcheck disable=SC2086
-    JAXC_PTX_F32_GEMM=simt suite_build "$out/suite-simt" $SUITE_SIMT
+    JAXC_PTX_F32_GEMM=3xtf32 JAXC_PTX_MMA=v1 suite_build "$out/suite-3xtf32-v1" $SUITE_F32
+    # shellcheck disable=SC2086
+    JAXC_PTX_F32_GEMM=simt suite_build "$out/suite-simt" $SUITE_F32
     python="${PYTHON:-$root/.venv/bin/python}"
     [ -x "$python" ] || python=/work/main/.venv/bin/python
     "$python" "$here/half_matmul.py" jaxpr "$out/half-src"
-    # shellcheck disable=SC2086
-    JAXC_PTX_GEMM_TILE=4x4 suite_build "$out/suite-tile64" $SUITE_TILE64
     for d in "$out/half-src"/*/; do
       name="$(basename "$d")"
-      for v in half half-tile64; do
+      for v in half half-1block half-v1; do
         mkdir -p "$out/$v/$name"
-        tile=""
-        [ "$v" = half-tile64 ] && tile=4x4
-        JAXC_PTX_GEMM_TILE="$tile" "${JAXC:-$root/jaxc}" compile "$d/model.jaxpr" -target ptx --sm sm_80 \
+        mma="${v#half}"
+        mma="${mma#-}"
+        JAXC_PTX_MMA="$mma" "${JAXC:-$root/jaxc}" compile "$d/model.jaxpr" -target ptx --sm sm_90 \
             --emit shared --name "$name" -o "$out/$v/$name/lib$name.so"
         echo "built $out/$v/$name"
       done
@@ -75,28 +75,28 @@ case "${1:-}" in
   run)
     [ $# -eq 2 ] || { echo "usage: $0 run OUT" >&2; exit 2; }
     out="$(cd "$2" && pwd)"
-    # time_suite.py and precision_check.py import the suite's counter_rng and workloads.
+    # time_suite.py imports the suite's counter_rng and workloads.
     export PYTHONPATH="$root/bench/suite${PYTHONPATH:+:$PYTHONPATH}"
     nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || true
-    echo "== gpu-gemm cases, default rule"
-    python3 "$here/check_cases.py" "$out/cases" --device-checks 4 || true
-    echo "== gpu-gemm cases, 3xTF32 forced"
-    python3 "$here/check_cases.py" "$out/cases-3xtf32" --device-checks 4 || true
-    echo "== suite, default rule (f16/bf16 on mma.sync, f32 on the SIMT kernel)"
-    # shellcheck disable=SC2086
-    python3 "$here/time_suite.py" "$out/suite" --runs 11 --only $SUITE_DEFAULT
-    echo "== suite, JAXC_PTX_F32_GEMM=simt"
-    # shellcheck disable=SC2086
-    python3 "$here/time_suite.py" "$out/suite-simt" --runs 11 --only $SUITE_SIMT
-    echo "== suite, 64 x 64 tiles forced"
-    # shellcheck disable=SC2086
-    python3 "$here/time_suite.py" "$out/suite-tile64" --runs 11 --only $SUITE_TILE64
-    echo "== precision: jaxc (default rule) against XLA default (TF32) and highest"
-    (cd "$out" && python3 "$here/precision_check.py")
-    echo "== f16/bf16 matmuls"
+    echo "== f16/bf16 matmuls, current kernel"
     python3 "$here/half_matmul.py" time "$out/half"
-    echo "== f16/bf16 matmuls, 64 x 64 tiles forced"
-    python3 "$here/half_matmul.py" time "$out/half-tile64"
+    echo "== f16/bf16 matmuls, JAXC_PTX_MMA=v1"
+    python3 "$here/half_matmul.py" time "$out/half-v1"
+    echo "== f16/bf16 matmuls, JAXC_PTX_MMA=1block"
+    python3 "$here/half_matmul.py" time "$out/half-1block"
+    echo "== gpu-gemm cases, current kernel, default rule"
+    python3 "$here/check_cases.py" "$out/cases" --device-checks 4 || true
+    echo "== gpu-gemm cases, current kernel, 3xTF32 forced"
+    python3 "$here/check_cases.py" "$out/cases-3xtf32" --device-checks 4 || true
+    echo "== suite f32 GEMMs, 3xTF32 forced, current kernel"
+    # shellcheck disable=SC2086
+    python3 "$here/time_suite.py" "$out/suite-3xtf32" --runs 11 --only $SUITE_F32
+    echo "== suite f32 GEMMs, 3xTF32 forced, JAXC_PTX_MMA=v1"
+    # shellcheck disable=SC2086
+    python3 "$here/time_suite.py" "$out/suite-3xtf32-v1" --runs 11 --only $SUITE_F32
+    echo "== suite f32 GEMMs, SIMT kernel"
+    # shellcheck disable=SC2086
+    python3 "$here/time_suite.py" "$out/suite-simt" --runs 11 --only $SUITE_F32
     ;;
   *)
     echo "usage: $0 build OUT | $0 run OUT" >&2

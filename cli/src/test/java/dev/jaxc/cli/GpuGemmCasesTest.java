@@ -47,16 +47,19 @@ class GpuGemmCasesTest {
     assertTrue(cases.size() >= 18, "only " + cases.size() + " cases");
     try {
       String[][] configs = {{null, null}, {"8x8", null}, {"4x4", null}, {"3x5", null}, {null, "3xtf32"},
-          {"8x8", "3xtf32"}, {"4x4", "3xtf32"}};
+          {"8x8", "3xtf32"}, {"4x4", "3xtf32"}, {null, null, "v1"}, {null, "3xtf32", "v1"}};
       for (String[] config : configs) {
         set("jaxc.ptx.gemmTile", config[0]);
         set("jaxc.ptx.f32Gemm", config[1]);
-        String label = (config[0] == null ? "" : " (tile " + config[0] + ")") + (config[1] == null ? "" : " (" + config[1] + ")");
+        set("jaxc.ptx.mma", config.length > 2 ? config[2] : null);
+        String label = (config[0] == null ? "" : " (tile " + config[0] + ")") + (config[1] == null ? "" : " (" + config[1] + ")")
+            + (config.length > 2 ? " (mma " + config[2] + ")" : "");
         for (GoldenCase c : cases) bad.addAll(check(c, work, ptxas, label, config[1] != null));
       }
     } finally {
       System.clearProperty("jaxc.ptx.gemmTile");
       System.clearProperty("jaxc.ptx.f32Gemm");
+      System.clearProperty("jaxc.ptx.mma");
       Files.deleteIfExists(work);
     }
     assertEquals(List.of(), bad);
@@ -105,7 +108,13 @@ class GpuGemmCasesTest {
         if (step.equals("dot_general") || step.equals("conv_general_dilated")) tiled = true;
       }
       if (!tiled) bad.add(case_ + ": no contraction kernel");
-      if (!(ptx.contains("bar.sync") && ptx.contains("ld.shared"))) bad.add(case_ + ": no barrier or shared load");
+      if (!(ptx.contains("bar.sync") && (ptx.contains("ld.shared") || ptx.contains("ldmatrix"))))
+        bad.add(case_ + ": no barrier or shared load");
+      // The current kernel loads f16/bf16 fragments with ldmatrix (the first, jaxc.ptx.mma=v1, per register).
+      boolean halves = (want.contains(F16) || want.contains(BF16)) && !sm.equals("sm_70");
+      boolean v1 = "v1".equals(System.getProperty("jaxc.ptx.mma"));
+      if (halves && ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == v1)
+        bad.add(case_ + ": " + sm + (v1 ? " has" : " lacks") + " ldmatrix");
       // The CUDA 13 ptxas knows no sm_70: its PTX is checked for the absence of mma.sync only.
       if (ptxas.isEmpty() || sm.equals("sm_70")) continue;
       Path file = work.resolve(name + "." + sm + ".ptx");

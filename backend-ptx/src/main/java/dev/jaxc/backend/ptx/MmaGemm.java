@@ -10,6 +10,9 @@ import dev.jaxc.backend.llvm.kernel.GemmCore;
 import dev.jaxc.ir.DType;
 import java.util.List;
 import java.util.Locale;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -91,6 +94,24 @@ final class MmaGemm {
     return v == null ? "" : v.strip().toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * {@code JAXC_PTX_MMA=v1} ({@link #mode}): the kernel as first
+   * measured on an H200 (f16 operands through HalfFloats' integer conversions, every operand load
+   * clamped apart), to time it against the current one in the same GPU run.
+   */
+  static boolean v1() {
+    return mode().equals("v1");
+  }
+
+  /**
+   * {@code JAXC_PTX_MMA} (or {@code jaxc.ptx.mma}): {@code v1} (the first kernel) or {@code 1block}
+   * (the current kernel without {@link #annotate}'s two blocks per multiprocessor); else the current.
+   */
+  static String mode() {
+    String v = System.getProperty("jaxc.ptx.mma", System.getenv("JAXC_PTX_MMA"));
+    return v == null ? "" : v.strip().toLowerCase(Locale.ROOT);
+  }
+
   private static int smVersion(String sm) {
     try {
       return Integer.parseInt(sm.replaceAll("[^0-9]", ""));
@@ -124,6 +145,41 @@ final class MmaGemm {
     return new GpuReductions.Launch(blocks(tile, batch, m, n), BLOCK);
   }
 
+  /**
+   * Asks ptxas for two resident blocks per multiprocessor ({@code .maxntid 256}, {@code
+   * .minnctapersm 2}: at most 128 registers per thread) for a kernel whose steps include the
+   * f16/bf16 tensor-core GEMM, found by its ldmatrix calls: with ldmatrix it fits 128 registers
+   * without spills on sm_80 and sm_90 (ptxas -v), so two blocks share a multiprocessor. {@code
+   * kernel}: a kernel entry; its direct callees (the step functions) are searched.
+   */
+  static void annotate(LLVMValueRef kernel, String sm) {
+    // For sm_80 ptxas needs 80 bytes of spills to fit 128 registers at 128 × 128 (sm_90: none).
+    if (smVersion(sm) < 90 || mode().equals("1block") || !callsLdMatrix(kernel, true)) return;
+    LLVMModuleRef module = LLVMGetGlobalParent(kernel);
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    // LLVM 20's NVPTX back end reads them from nvvm.annotations (later ones from function attributes).
+    for (String[] kv : new String[][] {{"maxntidx", Integer.toString(BLOCK)}, {"minctasm", "2"}}) {
+      LLVMValueRef[] ops = {kernel, LLVMMDStringInContext(ctx, kv[0], kv[0].length()),
+          LLVMConstInt(i32, Integer.parseInt(kv[1]), 0)};
+      LLVMAddNamedMetadataOperand(module, "nvvm.annotations",
+          LLVMMDNodeInContext(ctx, new org.bytedeco.javacpp.PointerPointer<>(ops), ops.length));
+    }
+  }
+
+  private static boolean callsLdMatrix(LLVMValueRef fn, boolean descend) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != null && !in.isNull(); in = LLVMGetNextInstruction(in)) {
+        if (LLVMGetInstructionOpcode(in) != LLVMCall) continue;
+        LLVMValueRef callee = LLVMGetCalledValue(in);
+        if (callee == null || callee.isNull() || LLVMIsAFunction(callee) == null || LLVMIsAFunction(callee).isNull()) continue;
+        if (LLVMGetValueName(callee).getString().startsWith("llvm.nvvm.ldmatrix")) return true;
+        if (descend && LLVMCountBasicBlocks(callee) > 0 && callsLdMatrix(callee, false)) return true;
+      }
+    }
+    return false;
+  }
+
   /** K of a slice: two instruction steps of f16/bf16 (32), two of tf32 (16, its big and small words). */
   static int tk(Mma kind) {
     return 2 * kind.k;
@@ -149,6 +205,8 @@ final class MmaGemm {
     /** Parts of an input: 1 (f16, bf16), 2 (tf32 big and small). */
     private final int parts;
     private final boolean halves;
+    /** {@link #v1}: the first kernel's operand loads and conversions. */
+    private final boolean v1 = v1();
 
     Body(Ir ir, BlockCode bc, GemmCore.Spec s, Mma kind, Tile tile, GpuGemm.Axes axes, long m, long n, long k) {
       this.ir = ir;
@@ -203,14 +261,16 @@ final class MmaGemm {
       int ua = tm * tk / BLOCK;
       int ub = tk * tn / BLOCK;
       BlockCode.Slots staged = bc.slots(ir.f32, 4, ua + ub);
+      // The emulation's ldmatrix row addresses, per lane: one per instruction of a step.
+      BlockCode.Slots rows = bc.device() ? null : bc.slots(ir.i64, 8, fm + (fn + 1) / 2);
       bc.phase(t -> fetch(t, ir.i64(0), b, m0, n0, staged));
       ir.loop(ir.i64(0), ir.i64(slices), 1, slice -> {
         bc.phase(t -> {
           for (int u = 0; u < ua + ub; u++) {
             boolean lhs = u < ua;
-            LLVMValueRef e = ir.add(t, ir.i64((long) (lhs ? u : u - ua) * BLOCK));
-            LLVMValueRef at = lhs ? ir.add(ir.mul(ir.udiv(e, ir.i64(tk)), ir.i64(stride)), ir.urem(e, ir.i64(tk)))
-                : ir.add(ir.mul(ir.urem(e, ir.i64(tn)), ir.i64(stride)), ir.udiv(e, ir.i64(tn)));
+            int v = lhs ? u : u - ua;
+            LLVMValueRef at = lhs ? ir.add(ir.mul(outer(t, v, tk), ir.i64(stride)), inner(t, v, tk))
+                : ir.add(ir.mul(inner(t, v, tn), ir.i64(stride)), outer(t, v, tn));
             LLVMValueRef[] words = encode(staged.load(t, u).v());
             for (int q = 0; q < parts; q++) {
               LLVMValueRef word = words[q];
@@ -226,6 +286,11 @@ final class MmaGemm {
         bc.phase(t -> fetch(t, next, b, m0, n0, staged));
         for (int step = 0; step < tk / kind.k; step++) {
           int ks = step * kind.k;
+          if (halves && !v1) {
+            loadFragments(aTile[0], bTile[0], ks, rows, aFrag, bFrag);
+            multiply(aFrag, bFrag, cFrag);
+            continue;
+          }
           bc.phase(t -> {
             LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
             LLVMValueRef lane = bc.lane(t);
@@ -282,25 +347,60 @@ final class MmaGemm {
     /** Loads this thread's elements of the slice from K index {@code k0} of both operands into its staged slots. */
     private void fetch(LLVMValueRef t, LLVMValueRef k0, LLVMValueRef b, LLVMValueRef m0, LLVMValueRef n0,
         BlockCode.Slots staged) {
+      // On the GPU f16 operands widen by fpext, which encode's fptrunc undoes (their NaNs only
+      // reach the sums, where any NaN is NaN).
+      if (kind == Mma.F16 && bc.device() && !v1) ir.nativeHalfWidening(() -> fetchElements(t, k0, b, m0, n0, staged));
+      else fetchElements(t, k0, b, m0, n0, staged);
+    }
+
+    private void fetchElements(LLVMValueRef t, LLVMValueRef k0, LLVMValueRef b, LLVMValueRef m0, LLVMValueRef n0,
+        BlockCode.Slots staged) {
+      // Where M (N, K) is a multiple of the tile's (the slice's) extent, every row (column, K
+      // index) of a tile lies inside, but for K's slice past the last one: then one uniform check
+      // of k0 replaces a clamp per element, and the thread's loads stay a base address plus
+      // constant offsets (fewer registers live).
+      boolean mFull = !v1 && m % tm == 0;
+      boolean nFull = !v1 && n % tn == 0;
+      boolean kFull = !v1 && k % tk == 0;
+      LLVMValueRef kIn = kFull ? ir.icmp(LLVMIntULT, k0, ir.i64(k)) : null;
+      LLVMValueRef kBase = kFull ? ir.select(kIn, k0, ir.i64(0)) : k0;
       int ua = tm * tk / BLOCK;
       for (int u = 0; u < ua; u++) {
-        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
-        LLVMValueRef row = ir.add(m0, ir.udiv(e, ir.i64(tk)));
-        LLVMValueRef red = ir.add(k0, ir.urem(e, ir.i64(tk)));
-        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
-        GemmCore.Term term = s.a().at(axes.outIndex(ir, b, clamp(row, m), ir.i64(0)),
-            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        LLVMValueRef row = ir.add(m0, outer(t, u, tk));
+        LLVMValueRef red = ir.add(kBase, inner(t, u, tk));
+        LLVMValueRef rowIn = mFull ? null : ir.icmp(LLVMIntULT, row, ir.i64(m));
+        LLVMValueRef redIn = kFull ? kIn : ir.icmp(LLVMIntULT, red, ir.i64(k));
+        LLVMValueRef inside = rowIn == null ? redIn : ir.and(rowIn, redIn);
+        GemmCore.Term term = s.a().at(axes.outIndex(ir, b, mFull ? row : clamp(row, m), ir.i64(0)),
+            GpuReductions.unflatten(ir, kFull ? red : clamp(red, k), s.red()));
         staged.store(t, u, Value.of(value(term, inside, true)));
       }
       for (int u = 0; u < tk * tn / BLOCK; u++) {
-        LLVMValueRef e = ir.add(t, ir.i64((long) u * BLOCK));
-        LLVMValueRef col = ir.add(n0, ir.urem(e, ir.i64(tn)));
-        LLVMValueRef red = ir.add(k0, ir.udiv(e, ir.i64(tn)));
-        LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, col, ir.i64(n)), ir.icmp(LLVMIntULT, red, ir.i64(k)));
-        GemmCore.Term term = s.b().at(axes.outIndex(ir, b, ir.i64(0), clamp(col, n)),
-            GpuReductions.unflatten(ir, clamp(red, k), s.red()));
+        LLVMValueRef col = ir.add(n0, inner(t, u, tn));
+        LLVMValueRef red = ir.add(kBase, outer(t, u, tn));
+        LLVMValueRef colIn = nFull ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
+        LLVMValueRef redIn = kFull ? kIn : ir.icmp(LLVMIntULT, red, ir.i64(k));
+        LLVMValueRef inside = colIn == null ? redIn : ir.and(colIn, redIn);
+        GemmCore.Term term = s.b().at(axes.outIndex(ir, b, ir.i64(0), nFull ? col : clamp(col, n)),
+            GpuReductions.unflatten(ir, kFull ? red : clamp(red, k), s.red()));
         staged.store(t, ua + u, Value.of(value(term, inside, false)));
       }
+    }
+
+    /**
+     * Thread t's element u of a slice tile with rows of {@code width}, e = t + u·BLOCK: its row e /
+     * width ({@link #outer}) and column e % width ({@link #inner}). The width divides BLOCK, so
+     * these are t / width + u·BLOCK / width and t % width: the same for every u but a constant,
+     * which keeps a thread's addresses one base plus constant offsets (the v1 kernel divides e).
+     */
+    private LLVMValueRef outer(LLVMValueRef t, int u, int width) {
+      if (v1) return ir.udiv(ir.add(t, ir.i64((long) u * BLOCK)), ir.i64(width));
+      return ir.add(ir.udiv(t, ir.i64(width)), ir.i64((long) u * (BLOCK / width)));
+    }
+
+    private LLVMValueRef inner(LLVMValueRef t, int u, int width) {
+      if (v1) return ir.urem(ir.add(t, ir.i64((long) u * BLOCK)), ir.i64(width));
+      return ir.urem(t, ir.i64(width));
     }
 
     /** An operand element's f32 value as the sum reads it: zero where it is past the matrix or does not take part. */
@@ -317,13 +417,79 @@ final class MmaGemm {
      */
     private LLVMValueRef[] encode(LLVMValueRef v) {
       if (halves) {
-        // Exact: an f16/bf16 operand's f32 value is one of its dtype's.
+        // Exact: an f16/bf16 operand's f32 value is one of its dtype's. A bf16 is the f32's top
+        // half. On the GPU an f16 is LLVM's fptrunc, which folds with the fpext of the load
+        // (fetch) to the loaded bits: HalfFloats' integer forms cost about 35 instructions per
+        // element, which made f16 products far slower than bf16 ones. The emulation keeps them.
+        if (kind == Mma.BF16 && !v1) return new LLVMValueRef[] {ir.lshr(ir.bitcast(v, ir.i32), ir.i32(16))};
+        if (bc.device() && !v1) {
+          LLVMValueRef h = ir.fptrunc(v, LLVMHalfTypeInContext(ir.ctx));
+          return new LLVMValueRef[] {ir.zext(ir.bitcast(h, ir.i16), ir.i32)};
+        }
         return new LLVMValueRef[] {ir.zext(HalfFloats.fromF32(ir, kind == Mma.F16 ? DType.F16 : DType.BF16, v), ir.i32)};
       }
       LLVMValueRef big = Mma.tf32(ir, bc.device(), v);
       LLVMValueRef rest = ir.faddExact(v, ir.fneg(ir.bitcast(big, ir.f32)));
       LLVMValueRef finite = ir.fcmp(LLVMRealOLT, ir.fabs(ir.bitcast(big, ir.f32)), ir.constReal(ir.f32, Double.POSITIVE_INFINITY));
       return new LLVMValueRef[] {big, ir.select(finite, Mma.tf32(ir, bc.device(), rest), ir.i32(0))};
+    }
+
+    /**
+     * One step's f16/bf16 fragments by ldmatrix: per A tile i an x4 (its registers 0–3: rows +0/+8,
+     * K +0/+8, as {@link Mma#aRow} and {@link Mma#aCol}), per pair of B tiles an x4 (x2 for the
+     * last of an odd count) on the N-major B tile, whose 8 × 8 blocks of (N, K) are B's registers
+     * (column g, K 2t + 8r). Matrix q's row r is given by lane 8q + r.
+     */
+    private void loadFragments(LLVMValueRef aTile, LLVMValueRef bTile, int ks, BlockCode.Slots rows,
+        BlockCode.Slots aFrag, BlockCode.Slots bFrag) {
+      int calls = fm + (fn + 1) / 2;
+      int[] count = new int[calls];
+      int[] first = new int[calls];
+      for (int c = 0; c < calls; c++) {
+        count[c] = c < fm ? 4 : 2 * Math.min(2, fn - 2 * (c - fm));
+        first[c] = c < fm ? c * Mma.A_REGS : 2 * (c - fm) * Mma.B_REGS;
+      }
+      bc.phase(t -> {
+        LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
+        LLVMValueRef lane = bc.lane(t);
+        LLVMValueRef r = ir.and(lane, ir.i64(7));
+        LLVMValueRef wm = ir.mul(ir.udiv(w, ir.i64(WARPS_N)), ir.i64((long) fm * Mma.M));
+        LLVMValueRef wn = ir.mul(ir.urem(w, ir.i64(WARPS_N)), ir.i64((long) fn * Mma.N));
+        for (int c = 0; c < calls; c++) {
+          // Lanes past 8 · count repeat the first ones (their addresses are not read).
+          LLVMValueRef q = ir.and(ir.lshr(lane, ir.i64(3)), ir.i64(count[c] - 1));
+          LLVMValueRef row;
+          LLVMValueRef col;
+          if (c < fm) {
+            // Matrix q is A's register q: rows + (q & 1)·8, K + (q >> 1)·8.
+            row = ir.add(wm, ir.add(r, ir.add(ir.i64((long) c * Mma.M), ir.mul(ir.and(q, ir.i64(1)), ir.i64(8)))));
+            col = ir.add(ir.i64(ks), ir.mul(ir.lshr(q, ir.i64(1)), ir.i64(kind.k / 2)));
+          } else {
+            // Matrix q is B tile 2(c - fm) + q / 2's register q % 2: K + (q % 2)·8.
+            LLVMValueRef j = ir.add(ir.i64(2L * (c - fm)), ir.lshr(q, ir.i64(1)));
+            row = ir.add(wn, ir.add(r, ir.mul(j, ir.i64(Mma.N))));
+            col = ir.add(ir.i64(ks), ir.mul(ir.and(q, ir.i64(1)), ir.i64(kind.k / 2)));
+          }
+          LLVMValueRef index = ir.add(ir.mul(row, ir.i64(stride)), col);
+          BlockCode.Slots dst = c < fm ? aFrag : bFrag;
+          if (bc.device()) {
+            LLVMValueRef[] regs = LdMatrix.device(ir, count[c], ir.gep(ir.i16, c < fm ? aTile : bTile, index));
+            for (int k = 0; k < count[c]; k++) dst.store(t, first[c] + k, Value.of(regs[k]));
+          } else {
+            rows.store(t, c, Value.of(index));
+          }
+        }
+      });
+      if (bc.device()) return;
+      ir.loop(ir.i64(0), ir.i64(BLOCK / BlockCode.WARP), 1, w -> {
+        LLVMValueRef lane0 = ir.mul(w, ir.i64(BlockCode.WARP));
+        for (int c = 0; c < calls; c++) {
+          LLVMValueRef fnRef = LdMatrix.emulation(ir, count[c]);
+          BlockCode.Slots dst = c < fm ? aFrag : bFrag;
+          ir.call(LLVMGlobalGetValueType(fnRef), fnRef, c < fm ? aTile : bTile, rows.address(lane0, c),
+              ir.i64(rows.count()), dst.address(lane0, first[c]), ir.i64(dst.count()));
+        }
+      });
     }
 
     /** The 32-bit input register at (row, col) of a shared tile: two halves from col (even), or one word. */

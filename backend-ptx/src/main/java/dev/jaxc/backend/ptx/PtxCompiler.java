@@ -88,7 +88,10 @@ public final class PtxCompiler {
       try (Ir ir = new Ir(ctx, module, target, PtxTarget.NUMERICS)) {
         LLVMValueRef[] baked = ConstsGlobals.emit(ir, plan, consts, GLOBAL_SPACE);
         kernels = Kernels.emit(ir, plan, name, new ThreadIndex.Ptx(), policy, baked);
-        for (LLVMValueRef k : kernels.functions()) LLVMSetFunctionCallConv(k, PTX_KERNEL);
+        for (LLVMValueRef k : kernels.functions()) {
+          LLVMSetFunctionCallConv(k, PTX_KERNEL);
+          MmaGemm.annotate(k, sm);
+        }
         forDevice(ir, target);
       }
       tm.configure(module);

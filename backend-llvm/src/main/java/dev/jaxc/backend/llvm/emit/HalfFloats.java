@@ -20,6 +20,7 @@ public final class HalfFloats {
     LLVMValueRef h = ir.zext(bits16, ir.i32);
     if (d == DType.BF16) return ir.bitcast(ir.shl(h, ir.i32(16)), ir.f32);
     if (d != DType.F16) throw new IllegalArgumentException(d.toString());
+    if (ir.nativeHalfWidening()) return ir.fpext(ir.bitcast(bits16, LLVMHalfTypeInContext(ir.ctx)), ir.f32);
     LLVMValueRef sign = ir.shl(ir.and(h, ir.i32(0x8000)), ir.i32(16));
     LLVMValueRef exp = ir.and(h, ir.i32(0x7C00));
     LLVMValueRef mant = ir.and(h, ir.i32(0x3FF));

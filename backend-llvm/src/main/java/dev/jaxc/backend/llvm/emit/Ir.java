@@ -67,6 +67,30 @@ public final class Ir implements AutoCloseable {
     voidType = LLVMVoidTypeInContext(ctx);
   }
 
+  /** Whether f16 → f32 conversions are emitted as LLVM's fpext ({@link #nativeHalfWidening}). */
+  private boolean nativeHalfWidening;
+
+  /**
+   * Runs {@code body} with f16 → f32 conversions ({@link HalfFloats#toF32}) emitted as LLVM's
+   * {@code fpext}, exact as the integer form, for a target whose instruction for it is known (the
+   * GPU's tensor-core kernel, where the integer form cost about 15 instructions per element); NaN
+   * payloads may then differ, so only code whose NaNs stay unobserved bits may ask for it.
+   */
+  public void nativeHalfWidening(Runnable body) {
+    boolean was = nativeHalfWidening;
+    nativeHalfWidening = true;
+    try {
+      body.run();
+    } finally {
+      nativeHalfWidening = was;
+    }
+  }
+
+  /** Whether {@link #nativeHalfWidening} is in effect. */
+  public boolean nativeHalfWidening() {
+    return nativeHalfWidening;
+  }
+
   /** The target machine, or null where the module's target is unknown (kernels then use baseline code). */
   public TargetSpec target() {
     return target;
