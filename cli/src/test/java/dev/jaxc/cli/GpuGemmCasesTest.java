@@ -4,19 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jaxc.backend.ptx.PtxCompiler;
-import dev.jaxc.cli.npy.NpyArray;
-import dev.jaxc.cli.npy.Npz;
 import dev.jaxc.ir.Program;
-import dev.jaxc.ir.types.PromotionMode;
-import dev.jaxc.ir.types.TypeConfig;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class GpuGemmCasesTest {
   @Test
   void everyCaseAssemblesUsesTheTiledKernelAndMatchesJax() throws Exception {
-    Optional<Path> ptxas = onPath("ptxas");
+    Optional<Path> ptxas = GpuCaseChecks.onPath("ptxas");
     Path work = Files.createTempDirectory("jaxc-gpugemm");
     List<String> bad = new ArrayList<>();
     List<GoldenCase> cases = GoldenCase.find(Corpus.testdata("gpu-gemm"));
@@ -92,8 +85,7 @@ class GpuGemmCasesTest {
     String case_ = c.dir().getFileName().toString() + tile;
     List<String> want = instructions(c.dir().getFileName().toString(), tf32Forced);
     String name = HostRun.entryName(c.dir().getFileName().toString());
-    GoldenCase.Meta meta = c.meta();
-    Program lowered = HostRun.lower(new FrontEnd().run(c.model(), new TypeConfig(meta.x64(), PromotionMode.STANDARD), Phase.TYPE));
+    Program lowered = GpuCaseChecks.lower(c);
     for (String sm : tile.isEmpty() ? List.of("sm_70", "sm_80", "sm_90") : List.of("sm_80", "sm_90")) {
       PtxCompiler.Described d = PtxCompiler.compileDescribed(lowered, sm, name);
       String ptx = d.program().ptx();
@@ -117,31 +109,9 @@ class GpuGemmCasesTest {
         bad.add(case_ + ": " + sm + (v1 ? " has" : " lacks") + " ldmatrix");
       // The CUDA 13 ptxas knows no sm_70: its PTX is checked for the absence of mma.sync only.
       if (ptxas.isEmpty() || sm.equals("sm_70")) continue;
-      Path file = work.resolve(name + "." + sm + ".ptx");
-      Files.writeString(file, ptx);
-      Process p = new ProcessBuilder(ptxas.get().toString(), "-arch=" + sm, file.toString(), "-o", "/dev/null")
-          .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) bad.add(case_ + ": ptxas " + sm + ": " + out.strip());
-      Files.deleteIfExists(file);
+      GpuCaseChecks.ptxas(ptxas.get(), work, name, sm, ptx).ifPresent(why -> bad.add(case_ + ": " + why));
     }
-    List<NpyArray> actual = HostRun.runEmulated(lowered, name, "sm_80", Npz.read(c.inputs()));
-    List<NpyArray> expected = Npz.read(c.expected());
-    if (actual.size() != expected.size()) bad.add(case_ + ": " + actual.size() + " outputs");
-    for (int k = 0; k < expected.size() && k < actual.size(); k++) {
-      Optional<String> diff = ArrayComparison.compare(expected.get(k), actual.get(k), meta.rtol(), meta.atol());
-      if (diff.isPresent()) bad.add(case_ + ": output " + k + ": " + diff.get());
-    }
+    bad.addAll(GpuCaseChecks.emulatedDifferences(c, lowered, name, case_));
     return bad;
-  }
-
-  private static Optional<Path> onPath(String tool) {
-    String path = System.getenv("PATH");
-    if (path == null) return Optional.empty();
-    for (String dir : path.split(File.pathSeparator)) {
-      Path p = Path.of(dir, tool);
-      if (Files.isExecutable(p)) return Optional.of(p);
-    }
-    return Optional.empty();
   }
 }
