@@ -340,13 +340,18 @@ def _evaluate(closed, consts, leaves):
     return [np.asarray(o) for o in jax.jit(evaluate)(*consts, *leaves)]
 
 
+# The script a fresh process runs to evaluate one case (--evaluate-fresh NAME PATH): this one, or
+# a script that registers its own cases with this machinery (generate_gpu.py sets it to itself).
+FRESH_SCRIPT = Path(__file__).resolve()
+
+
 def _evaluate_in_fresh_process(c: Case):
     """XLA keys each rng instruction by how many its process expanded before (rng_expander.cc draws
     from a process-wide std::mt19937_64), so a case using rng_uniform is evaluated in a new process,
     as the first rng program compiled there: what a jaxc artifact gives on its first call."""
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "outs.pickle"
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--evaluate-fresh", c.name, str(path)],
+        subprocess.run([sys.executable, str(FRESH_SCRIPT), "--evaluate-fresh", c.name, str(path)],
                        check=True, capture_output=True)
         with open(path, "rb") as f:
             return pickle.load(f)

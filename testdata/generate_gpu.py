@@ -231,21 +231,8 @@ case("gpugrid_rng_uniform", lambda a, b, c, d: (lax.rng_uniform(a, b, (3001, 3))
 SETS["gpu-grid"] = dict(g.REGISTRY)
 
 
-def _evaluate_in_fresh_process(c):
-    """generate.py's fresh-process evaluation of an rng_uniform case (see there), run through this
-    script, whose registry holds the case."""
-    import pickle
-    import subprocess
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "outs.pickle"
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--evaluate-fresh", c.name, str(path)],
-                       check=True, capture_output=True)
-        with open(path, "rb") as f:
-            return pickle.load(f)
-
-
-g._evaluate_in_fresh_process = _evaluate_in_fresh_process
+# rng_uniform cases are evaluated in a fresh process running this script, whose registry holds them.
+g.FRESH_SCRIPT = Path(__file__).resolve()
 
 
 def main(argv):
