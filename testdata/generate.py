@@ -1848,6 +1848,9 @@ for _n, _i in (("mid", 1), ("clamped_high", 7), ("clamped_low", -3)):
     case(f"control_switch_{_n}", lambda i, x: lax.switch(i, [lambda v: v + 1.0, lambda v: v * v, lambda v: jnp.exp(v)], x),
          functools.partial(lambda r, i: (np.int32(i), N(r, (4,))), i=_i),
          f"lax.switch with index {_i} (out-of-range indices are clamped)", T32T)
+case("control_platform_dependent",
+     lambda x: lax.platform_dependent(x, cpu=lambda v: v + 1.0, cuda=lambda v: v * 2.0, default=lambda v: -v),
+     lambda r: (N(r, (4,)),), "lax.platform_dependent: platform_index picks the cpu branch here (cuda on a GPU)", T32)
 
 
 def _newton_sqrt(a):
