@@ -3,6 +3,7 @@ package dev.jaxc.backend.llvm;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.Function;
 
 /**
  * For every primitive: the lowering that handles it, or why the CPU backend does not compile it
@@ -84,14 +85,25 @@ public final class Support {
 
   /** A Markdown table of every primitive, by printed name. */
   public static String describe() {
-    StringBuilder sb = new StringBuilder("| primitive | CPU backend |\n| --- | --- |\n");
+    return describe(null, null);
+  }
+
+  /**
+   * As above, with a column {@code title} (another backend's) whose cell for each primitive is
+   * {@code column}'s; none where {@code title} is null.
+   */
+  public static String describe(String title, Function<Primitive, String> column) {
+    StringBuilder sb = new StringBuilder(title == null ? "| primitive | CPU backend |\n| --- | --- |\n"
+        : "| primitive | CPU backend | " + title + " |\n| --- | --- | --- |\n");
     Primitive[] ps = Primitive.values();
     Arrays.sort(ps, Comparator.comparing(Primitive::printedName));
     for (Primitive p : ps) {
       Status s = of(p);
       sb.append("| `").append(p.printedName()).append("` | ")
           .append(s.lowered() ? "lowered — " : rewrittenBefore(s) ? "compiled (rewritten by a pass) — " : "not yet — ")
-          .append(s.detail()).append(" |\n");
+          .append(s.detail()).append(" |");
+      if (title != null) sb.append(' ').append(column.apply(p)).append(" |");
+      sb.append('\n');
     }
     return sb.toString();
   }
