@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * slice edge or operand index decoded wrongly gives wrong elements. The cases are small, so the
  * rule picks 32 × 32 tiles for them; each is run again with the 128 × 128 and 64 × 64 tiles forced
  * ({@code jaxc.ptx.gemmTile}) and with 3 × 5 outputs per thread. The f16 and bf16 products (and
- * the f32 ones with 3xTF32 forced by {@code jaxc.ptx.f32Gemm}) must run on tensor
+ * f32 ones of 128^3, or all with 3xTF32 forced by {@code jaxc.ptx.f32Gemm}) must run on tensor
  * cores on sm_80 and sm_90 (the full {@code mma.sync} mnemonic in the PTX: a misspelt intrinsic
  * would leave a call) and not on sm_70, whose PTX ptxas must accept too; the emulation runs each
  * {@code mma.sync} as the warp's collective operation on the lanes' fragment registers, so a
@@ -75,7 +75,8 @@ class GpuGemmCasesTest {
     // Every case with an f32 product (K > 1) where 3xTF32 is forced.
     List<String> noF32 = List.of("gpugemm_f16", "gpugemm_bf16", "gpugemm_f64", "gpugemm_int", "gpugemm_c64", "gpugemm_tc_f16",
         "gpugemm_tc_bf16");
-    if (tf32Forced && !noF32.contains(name)) want.add(TF32);
+    // By default 3xTF32 takes f32 products of 2^21+ multiply-adds below the SIMT kernel's largest tiles.
+    if (name.equals("gpugemm_tc_f32_large") || (tf32Forced && !noF32.contains(name))) want.add(TF32);
     return want;
   }
 

@@ -75,6 +75,11 @@ final class GpuGemm {
   static Tile tile(long batch, long m, long n, int bytes) {
     Tile forced = forced();
     if (forced != null && forced.shared(bytes) <= SHARED_LIMIT) return forced;
+    return ruleTile(batch, m, n, bytes);
+  }
+
+  /** The tile the wave rule picks, whatever {@link #forced} says. */
+  static Tile ruleTile(long batch, long m, long n, int bytes) {
     Tile chosen = TILES[TILES.length - 1];
     for (int i = TILES.length - 1; i >= 0; i--) {
       Tile t = TILES[i];
@@ -126,10 +131,10 @@ final class GpuGemm {
     long n = extent(out, ns);
     long k = GpuReductions.product(s.red());
     Axes axes = new Axes(out, batch, ms, ns);
-    Mma kind = MmaGemm.kind(ir, s, m, n, k);
-    if (kind != null) return MmaGemm.emit(ir, index, s, kind, axes, extent(out, batch), m, n, k);
     // A bound on an operand value's bytes: no wider than the accumulator's slots, 8 bytes each.
     Tile tile = tile(extent(out, batch), m, n, 8 * s.acc().slots().size());
+    Mma kind = MmaGemm.kind(ir, s, m, n, k, ruleTile(extent(out, batch), m, n, 8 * s.acc().slots().size()).equals(TILES[0]));
+    if (kind != null) return MmaGemm.emit(ir, index, s, kind, axes, extent(out, batch), m, n, k);
     new GpuGemm.Body(ir, new BlockCode(ir, index, BLOCK), s, tile, batch, ms, ns, m, n, k).emit();
     return new GpuReductions.Launch(blocks(tile, extent(out, batch), m, n), BLOCK);
   }

@@ -40,6 +40,8 @@ final class MmaGemm {
   private static final int BLOCK = 256;
   private static final int WARPS_M = 2;
   private static final int WARPS_N = 4;
+  /** f32 products at least this large (M·N·K) may take 3xTF32 by default ({@link #kind}). */
+  static final long F32_MIN_WORK = 1L << 21;
 
   /** fm × fn instruction tiles per warp: a block tile of 32 fm × 32 fn. */
   record Tile(int fm, int fn) {
@@ -69,7 +71,7 @@ final class MmaGemm {
    * term per output (a single product keeps XLA's sign of zero), and terms that do not take part
    * may be read as zero products.
    */
-  static Mma kind(Ir ir, GemmCore.Spec s, long m, long n, long k) {
+  static Mma kind(Ir ir, GemmCore.Spec s, long m, long n, long k, boolean simtLargestTile) {
     if (smVersion(ir.target().cpu()) < 80 || k <= 1) return null;
     if (!(s.acc() instanceof GemmAccumulator.Plain p) || p.acc() != DType.F32) return null;
     if (!s.a().packable() || !s.b().packable() || p.lhs() != p.rhs()) return null;
@@ -78,16 +80,19 @@ final class MmaGemm {
     if (p.lhs() != DType.F32) return null;
     String mode = f32Mode();
     if (mode.equals("simt")) return null;
-    // On an H200 (2026-11-26, bench/gpu/tensor_cores.sh) 3xTF32 beat the SIMT kernel at 256³ and
-    // 1024³ (0.020 vs 0.025, 0.093 vs 0.107 ms) but lost at 2048³ (0.714 vs 0.538 ms: its 128 × 64
-    // tiles at 166 registers leave one block per SM): f32 stays on the SIMT kernel until it wins.
-    return mode.equals("3xtf32") ? Mma.TF32 : null;
+    if (mode.equals("3xtf32")) return Mma.TF32;
+    // On an H200 (2026-11-26, A/B in one run) 3xTF32 beat the SIMT kernel by 8-28% on every suite
+    // product the SIMT kernel runs in 64 × 64 or 32 × 32 tiles (matmul_256, matmul_1024, mlp,
+    // conv2d, rnn_scan, transformer_block; batched_matmul equal) but lost 14% at 2048³, where the
+    // SIMT kernel takes 128 × 128 tiles and 3xTF32 (128 × 64 at most, 130 registers) one block per SM.
+    boolean large = m >= 32 && n >= 32 && k >= 32 && m * n * k >= F32_MIN_WORK;
+    return large && !simtLargestTile ? Mma.TF32 : null;
   }
 
   /**
    * {@code JAXC_PTX_F32_GEMM} (or the system property {@code jaxc.ptx.f32Gemm}): {@code simt} or
    * {@code 3xtf32} forces that kernel for f32 products on sm_80 and newer; anything else (or
-   * unset) leaves the default, the SIMT kernel.
+   * unset) leaves the rule of {@link #kind}.
    */
   static String f32Mode() {
     String v = System.getProperty("jaxc.ptx.f32Gemm", System.getenv("JAXC_PTX_F32_GEMM"));
