@@ -7,7 +7,7 @@
 #
 # build writes (all sm_80 PTX, which runs on sm_80 and newer)
 #   OUT/cases          testdata/gpu-gemm's 18 golden cases, current kernel, the default rule
-#                      (f16/bf16 on mma.sync, f32 on the SIMT kernel)
+#                      (f16/bf16 on mma.sync; f32 on 3xTF32 below the SIMT kernel's largest tiles, MmaGemm.kind)
 #   OUT/cases-3xtf32   the same with JAXC_PTX_F32_GEMM=3xtf32 (every f32 product on tensor cores)
 #   OUT/half/NAME, OUT/half-1block/NAME, OUT/half-v1/NAME   bench/gpu/half_matmul.py's f16/bf16
 #                      matmuls (2048³, 4096 x 1024 x 4096) as sm_90 PTX (H100/H200 only): the
@@ -16,7 +16,7 @@
 #                      two-block request) and JAXC_PTX_MMA=v1 (the first kernel)
 #   OUT/suite-3xtf32/NAME, OUT/suite-3xtf32-v1/NAME   the suite's f32 GEMM workloads
 #                      (bench/suite/cases) with 3xTF32 forced, current kernel and v1
-#   OUT/suite-simt/NAME   the same workloads on the SIMT kernel (the f32 default), to compare
+#   OUT/suite-simt/NAME   the same workloads on the SIMT kernel (JAXC_PTX_F32_GEMM=simt), to compare
 # run, in under two minutes of GPU time (about 15 short processes that import JAX): check_cases.py
 # on both case folders (JAX's outputs within each case's tolerances), half_matmul.py on both
 # half folders (against jax.jit; the relative difference from XLA is printed too), time_suite.py on
