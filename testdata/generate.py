@@ -421,6 +421,22 @@ def generate_case(c: Case, outdir: Path, check_ref=True):
             "ref_msgs": msgs, "text": text}
 
 
+def generate_set(cases, outdir: Path):
+    """Generates each case of ``cases`` (name -> Case) into ``outdir/name``, reporting and going on
+    past failures (for the extra case sets of generate_gpu.py and generate_gpu_gemm.py); returns
+    how many failed."""
+    outdir.mkdir(exist_ok=True)
+    failed = 0
+    for name, c in cases.items():
+        try:
+            generate_case(c, outdir / name)
+            print("ok", name)
+        except Exception as e:  # report and continue
+            failed += 1
+            print(f"FAIL {name}: {type(e).__name__}: {e}", file=sys.stderr)
+    return failed
+
+
 def _select(pattern):
     names = list(REGISTRY)
     if not pattern:

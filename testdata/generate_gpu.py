@@ -240,17 +240,7 @@ def main(argv):
         g.REGISTRY.update({name: c for cases in SETS.values() for name, c in cases.items()})
         g._evaluate_fresh_main(*argv[1:3])
         return 0
-    failed = 0
-    for set_name in argv or list(SETS):
-        out = HERE / set_name
-        out.mkdir(exist_ok=True)
-        for name, c in SETS[set_name].items():
-            try:
-                g.generate_case(c, out / name)
-                print("ok", name)
-            except Exception as e:  # report and continue
-                failed += 1
-                print(f"FAIL {name}: {type(e).__name__}: {e}", file=sys.stderr)
+    failed = sum(g.generate_set(SETS[set_name], HERE / set_name) for set_name in argv or list(SETS))
     return 1 if failed else 0
 
 
