@@ -65,7 +65,7 @@ public final class Compiler {
   public static CompiledModule compile(Program program, TargetSpec target, String name, Consts consts,
       Threading threading, PhaseTimer timer) {
     if (!C_IDENTIFIER.matcher(name).matches()) throw new IllegalArgumentException("not a C identifier: " + name);
-    Plan plan = timer.time("plan", () -> Planner.plan(program.main(), CpuBackendRules.CPU));
+    Plan plan = timer.time("plan", () -> plan(program));
     Llvm.init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(name, ctx);
@@ -90,6 +90,11 @@ public final class Compiler {
       LLVMContextDispose(ctx);
       throw e;
     }
+  }
+
+  /** The plan the CPU module is emitted from. */
+  public static Plan plan(Program program) {
+    return Planner.plan(program.main(), CpuBackendRules.CPU);
   }
 
   /**

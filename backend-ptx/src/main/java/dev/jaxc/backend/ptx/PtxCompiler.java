@@ -41,7 +41,7 @@ public final class PtxCompiler {
   private PtxCompiler() {}
 
   /** The plan both the PTX module and the emulation are emitted from. */
-  static Plan plan(Program program) {
+  public static Plan plan(Program program) {
     return Planner.plan(program.main(), CpuBackendRules.WITHOUT_MULTI_OUTPUT);
   }
 

@@ -80,6 +80,11 @@ public final class Plan {
     return steps;
   }
 
+  /** Whether {@code e} is a scheduled cond, while or scan equation (with nested plans). */
+  public boolean isControlFlow(Eqn e) {
+    return controlFlow.containsKey(e);
+  }
+
   /** The nested plans and workspace region of a scheduled cond, while or scan equation. */
   public ControlFlowPlan controlFlow(Eqn e) {
     ControlFlowPlan c = controlFlow.get(e);
