@@ -10,7 +10,10 @@ import java.util.Optional;
 /**
  * The golden-case comparison of one output (architecture.md): dtype and shape equal; integers
  * and booleans exactly; floats (each part of a complex) within {@code atol + rtol·|expected|},
- * infinities exactly, and NaN exactly where NaN is expected.
+ * infinities exactly, and NaN exactly where NaN is expected. Two refinements keep a wrong output
+ * from passing: with no tolerance at all (rtol = atol = 0) floats must have the same bits (so
+ * −0 ≠ +0; NaN payloads may differ), and an output whose every value lies below atol is compared
+ * relative to its own scale ({@link #scaledAtol}).
  */
 final class ArrayComparison {
   private ArrayComparison() {}
@@ -25,14 +28,16 @@ final class ArrayComparison {
     ByteBuffer e = ByteBuffer.wrap(expected.data()).order(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer a = ByteBuffer.wrap(actual.data()).order(ByteOrder.LITTLE_ENDIAN);
     long n = expected.elementCount();
+    // No tolerance: the same bits (a zero's sign included; any NaN matches any NaN).
+    boolean exact = !d.isInexact() || (rtol == 0 && atol == 0);
+    double scaledAtol = d.isInexact() ? scaledAtol(d, e, n * parts, width, rtol, atol) : atol;
     long bad = 0;
     String first = null;
     for (long i = 0; i < n; i++) {
       for (int p = 0; p < parts; p++) {
         int at = (int) ((i * parts + p) * width);
-        boolean ok = d.isInexact()
-            ? close(decode(d, e, at), decode(d, a, at), rtol, atol)
-            : sameBytes(e, a, at, width);
+        boolean ok = !exact ? close(decode(d, e, at), decode(d, a, at), rtol, scaledAtol)
+            : sameBytes(e, a, at, width) || (d.isInexact() && Double.isNaN(decode(d, e, at)) && Double.isNaN(decode(d, a, at)));
         if (!ok) {
           if (first == null) {
             first = "first at flat index " + i + (parts == 2 ? (p == 0 ? " (real)" : " (imag)") : "")
@@ -44,6 +49,30 @@ final class ArrayComparison {
       }
     }
     return bad == 0 ? Optional.empty() : Optional.of(bad + " of " + n + " elements differ; " + first);
+  }
+
+  /**
+   * The absolute tolerance an output is compared with: {@code atol}, unless every finite expected
+   * value lies below it — then atol alone would accept any small output (zeros for a gradient of
+   * magnitude 1e-7) — and the tolerance becomes relative to the output's own scale, {@code rtol}
+   * times its largest magnitude, plus the dtype's smallest normal (an all-zero output must then be
+   * zero to that).
+   */
+  static double scaledAtol(DType d, ByteBuffer e, long parts, int width, double rtol, double atol) {
+    double max = 0;
+    for (long i = 0; i < parts; i++) {
+      double x = Math.abs(decode(d, e, (int) (i * width)));
+      if (Double.isFinite(x)) max = Math.max(max, x);
+    }
+    return max >= atol ? atol : Math.min(atol, rtol * max + smallestNormal(d));
+  }
+
+  private static double smallestNormal(DType d) {
+    return switch (d) {
+      case F16 -> 0x1p-14;
+      case BF16, F32, C64 -> 0x1p-126;
+      default -> Double.MIN_NORMAL;
+    };
   }
 
   private static boolean sameBytes(ByteBuffer e, ByteBuffer a, int at, int width) {

@@ -112,7 +112,7 @@ final class HostRun {
     for (int k = 0; k < inBufs.length; k++) inBufs[k] = buffer(in.get(k).data());
     List<ArrayType> outTypes = m.outputTypes();
     ByteBuffer[] out = new ByteBuffer[outTypes.size()];
-    for (int k = 0; k < out.length; k++) out[k] = direct(bytes(outTypes.get(k)));
+    for (int k = 0; k < out.length; k++) out[k] = poisoned(outTypes.get(k));
     ErrorCode rc = m.run(inBufs, out);
     if (rc != ErrorCode.OK) throw new IllegalStateException("the compiled entry point returned " + rc);
     List<NpyArray> r = new ArrayList<>();
@@ -153,6 +153,18 @@ final class HostRun {
 
   static long bytes(ArrayType t) {
     return t.shape().elementCount() * t.dtype().byteSize();
+  }
+
+  /**
+   * An output buffer filled with what no correct run leaves there unwritten: all-ones bytes for
+   * floats (NaN in every float dtype), 0xA5 bytes for integers and booleans (no bool's value, an
+   * unlikely integer), so an element the code never stores cannot match JAX's output by chance.
+   */
+  static ByteBuffer poisoned(ArrayType t) {
+    ByteBuffer b = direct(bytes(t));
+    byte fill = t.dtype().isFloating() || t.dtype().isComplex() ? (byte) 0xFF : (byte) 0xA5;
+    for (int i = 0; i < b.capacity(); i++) b.put(i, fill);
+    return b;
   }
 
   private static ByteBuffer direct(long bytes) {

@@ -28,6 +28,30 @@ class ArrayComparisonTest {
   }
 
   @Test
+  void noToleranceMeansTheSameBitsButAnyNan() {
+    assertEquals(Optional.empty(), ArrayComparison.compare(f32(0f, -0f, 1.5f), f32(0f, -0f, 1.5f), 0, 0));
+    assertEquals(Optional.of("1 of 1 elements differ; first at flat index 0: got 0.0, expected -0.0"),
+        ArrayComparison.compare(f32(-0f), f32(0f), 0, 0));
+    assertTrue(ArrayComparison.compare(f32(1f), f32(Math.nextUp(1f)), 0, 0).isPresent());
+    assertEquals(Optional.empty(), ArrayComparison.compare(f32(Float.NaN), f32(Float.intBitsToFloat(0xFFC00000)), 0, 0));
+    // Any tolerance, however small, compares values: the zeros' signs no longer count.
+    assertEquals(Optional.empty(), ArrayComparison.compare(f32(-0f), f32(0f), 0, 1e-30));
+  }
+
+  @Test
+  void anOutputBelowAtolIsComparedAtItsOwnScale() {
+    // Gradients of magnitude 1e-7 with atol 1e-6: zeros must not pass, a close answer must.
+    assertTrue(cmp(f32(1e-7f, -2e-7f), f32(0f, 0f)).isPresent());
+    assertEquals(Optional.empty(), cmp(f32(1e-7f, -2e-7f), f32(1.0000001e-7f, -2.0000002e-7f)));
+    assertTrue(cmp(f32(1e-7f, -2e-7f), f32(1.1e-7f, -2e-7f)).isPresent());
+    // All zeros expected: zeros (and denormals) pass, a small number does not.
+    assertEquals(Optional.empty(), cmp(f32(0f, 0f), f32(0f, 1e-40f)));
+    assertTrue(cmp(f32(0f, 0f), f32(0f, 1e-9f)).isPresent());
+    // One value at atol or above: atol as given, for every element.
+    assertEquals(Optional.empty(), cmp(f32(1e-7f, 1f), f32(0f, 1f)));
+  }
+
+  @Test
   void floatsWithinToleranceNanWhereNanInfinitiesExactly() {
     assertEquals(Optional.empty(), cmp(f32(1f, Float.NaN, Float.NEGATIVE_INFINITY, 0f), f32(1.0000005f, Float.NaN, Float.NEGATIVE_INFINITY, 5e-7f)));
     assertEquals(Optional.of("1 of 2 elements differ; first at flat index 1: got 1.0, expected NaN"), cmp(f32(1f, Float.NaN), f32(1f, 1f)));

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code jaxc check --target aarch64 testdata/cases}: every golden case is compiled for AArch64,
  * linked as a shared library and run under qemu-aarch64 by the C runner, and must reproduce JAX's
- * outputs exactly where it does on the host: the same cases pass, none fails, and the rest are
- * skipped for the same reasons (primitives not compiled yet).
+ * outputs exactly where it does on the host: the same cases pass, and only the known differences
+ * fail; none is skipped.
  */
 class CheckAarch64CorpusTest {
   @Test
-  void theSameCasesPassUnderQemuAsOnTheHost() {
+  void theSameCasesPassUnderQemuAsOnTheHost() throws Exception {
     assumeTrue(CompileTools.canRunAarch64(), "needs qemu-user, gcc-aarch64-linux-gnu and libc6-dev-arm64-cross");
     String cases = Corpus.testdata("cases").toString();
     CliRunner host = CliRunner.run("check", cases);
@@ -30,6 +30,7 @@ class CheckAarch64CorpusTest {
     assertEquals(List.of(), failed.stream().filter(l -> !known.contains(l.substring(5).split(":", 2)[0])).toList(), arm.err());
     assertEquals(hostLines, armLines);
     assertEquals(failed.isEmpty() ? ExitCode.OK : ExitCode.BAD_INPUT, arm.status());
-    assertTrue(summary.matches("[1-9]\\d* passed, " + failed.size() + " failed.*"), summary);
+    int total = GoldenCase.find(Corpus.testdata("cases")).size();
+    assertTrue(summary.startsWith((total - failed.size()) + " passed, " + failed.size() + " failed"), summary);
   }
 }

@@ -65,7 +65,7 @@ class CorpusObjectsTest {
         p = Compile.program(Files.readString(model));
         Compiler.compile(p, TargetSpec.x86_64(), name).close();
       } catch (JaxcException e) {
-        assertTrue(e.getMessage().startsWith("unsupported "), model + ": " + e.getMessage());
+        problems.add(model.getParent().getFileName() + ": " + e.getMessage());
         continue;
       }
       compiled++;
@@ -90,7 +90,7 @@ class CorpusObjectsTest {
       }
     }
     assertEquals(List.of(), problems);
-    assertTrue(compiled >= 300, "only " + compiled + " cases compiled");
+    assertEquals(models.size(), compiled, "cases compiled (every one must)");
     System.out.println("CorpusObjectsTest: " + compiled + " of " + models.size() + " cases emitted for x86_64 and aarch64");
   }
 }
