@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Print the jaxpr after the type pass: every literal with its resolved type, and the",
-      "conversions that --promotion standard inserted. Warnings go to standard error."
+      "Print the jaxpr after the type pass, each literal with its type.",
+      "The text shows every literal with its resolved type and the conversions that",
+      "--promotion standard inserted. Warnings go to standard error."
     })
 final class InspectCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MODEL.jaxpr", description = "A jaxpr as print(jax.make_jaxpr(f)(*args)) prints it.")
