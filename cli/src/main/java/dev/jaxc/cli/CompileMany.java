@@ -100,6 +100,7 @@ final class CompileMany {
       status = one.compile(model, err);
     } catch (ParameterException e) {
       err.println(model + ": error: " + e.getMessage());
+      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'.");
       status = ExitCode.USAGE;
     } catch (JaxcException e) {
       err.println(model + ": error: " + e.getMessage());
