@@ -10,7 +10,6 @@ import dev.jaxc.cli.npy.Npz;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,16 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CmakeModuleTest {
   @TempDir Path dir;
-
-  /** A jaxc executable that runs this test's build of the CLI (the launcher would run Maven). */
-  static Path jaxcScript(Path dir) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    String script = "#!/bin/sh\nexec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp '"
-        + System.getProperty("java.class.path") + "' dev.jaxc.cli.Main \"$@\"\n";
-    Path p = Files.writeString(dir.resolve("jaxc"), script);
-    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return p;
-  }
 
   @Test
   void configuresBuildsRunsAndRebuildsOnAModelChange() throws Exception {
@@ -50,7 +39,7 @@ class CmakeModuleTest {
     Path build = dir.resolve("build");
 
     CompileTools.run(dir, "cmake", "-S", src.toString(), "-B", build.toString(),
-        "-DJAXC_EXECUTABLE=" + jaxcScript(dir), "-DJAXC_ROOT=" + root, "-DMLP_MODEL=mlp.jaxpr",
+        "-DJAXC_EXECUTABLE=" + CompileTools.jaxcScript(dir), "-DJAXC_ROOT=" + root, "-DMLP_MODEL=mlp.jaxpr",
         "-DAFFINE_MODEL=" + affine.model(), "-DAFFINE_CONSTS=affine_consts.npz");
     String log = CompileTools.run(dir, "cmake", "--build", build.toString());
     assertTrue(log.contains("jaxc: compiling " + mlpModel + " to libmlp.so"), log);
