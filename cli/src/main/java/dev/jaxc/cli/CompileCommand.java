@@ -35,12 +35,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     customSynopsis = {
-      "jaxc compile MODEL.jaxpr... [-target host|x86_64|aarch64|ptx] [-o PATH] [-j N]",
+      "jaxc compile MODEL.jaxpr... [-target host|x86_64|aarch64|ptx] [-o PATH]",
       "                    [--emit obj|shared|asm|llvm-ir|header|ptx]... [--name NAME]",
       "                    [--sm sm_70..sm_90] [--host-target host|x86_64|aarch64]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
-      "                    [--time-passes]",
+      "                    [--time-passes] [-j N]",
     },
     description = {
       "Compile models to .o, .so, assembly, LLVM IR or C headers.",
