@@ -9,7 +9,7 @@ public final class ExitCode {
   public static final int OK = 0;
   /**
    * The input or the environment is wrong: parse, type or unsupported-feature error, unreadable
-   * input, unwritable output, no linker, a failed golden case, a model that returned an error.
+   * input, unwritable output, no linker, a failed golden case.
    */
   public static final int BAD_INPUT = 1;
   /** The command line is wrong: unknown command or option, bad option value, missing argument. */
