@@ -15,9 +15,8 @@
 # CONSTS bakes the constvars' values in (they are then no longer inputs). OPTIONS are passed to
 # `jaxc compile` as they are (e.g. -O2, --cpu skylake, --x64).
 #
-# jaxc is found as JAXC_EXECUTABLE (a cache variable: set it to use a given one), else as `jaxc`
-# on PATH, else beside this file (the repository's ./jaxc launcher or the release archive's
-# bin/jaxc).
+# jaxc is JAXC_EXECUTABLE (a cache variable: set it to use a given one), else the one beside this
+# file (the repository's ./jaxc launcher, the release archive's bin/jaxc), else `jaxc` on PATH.
 
 include_guard(GLOBAL)
 

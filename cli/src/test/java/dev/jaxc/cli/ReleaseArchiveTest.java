@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the cmake module and lib/ with jaxc's jars and the natives of the build platform only; unpacked
  * into a folder whose name has a space, and run through a symlink from another directory with a
  * PATH of nothing but java, bash and readlink, it checks a golden case against JAX's values and
- * compiles a model to an object file and header.
+ * compiles a model to an object file and header; and the archive's CMake module, finding the
+ * archive's jaxc by itself, builds two models into programs whose outputs match JAX's.
  *
  * <p>Runs in the package phase (the archive does not exist before it): cli's pom gives it its own
  * surefire execution there, and keeps it out of the test phase.
@@ -91,6 +92,26 @@ class ReleaseArchiveTest {
     Object[] bad = run(work, env, bin.resolve("jaxc").toString(), "compile", "missing.jaxpr");
     assertEquals(ExitCode.BAD_INPUT, bad[0], (String) bad[1]);
     assertEquals("missing.jaxpr: error: no such file\n", bad[1]);
+
+    // The archive's CMake module finds the archive's bin/jaxc by itself (no JAXC_EXECUTABLE).
+    if (CompileTools.has("cmake") && CompileTools.has("make") && CompileTools.has("cc")) {
+      Path src = Files.createDirectory(dir.resolve("cmake-src"));
+      Path root = Corpus.root();
+      for (String f : List.of("CMakeLists.txt", "main.c")) Files.copy(root.resolve("cli/src/test/resources/cmake/" + f), src.resolve(f));
+      GoldenCase affine = new GoldenCase(root.resolve("cli/src/test/resources/compile/consts_affine"));
+      List<dev.jaxc.cli.npy.NpyArray> inputs = dev.jaxc.cli.npy.Npz.read(affine.inputs());
+      dev.jaxc.cli.npy.Npz.write(src.resolve("consts.npz"), inputs.subList(0, 5));
+      Path build = dir.resolve("cmake-build");
+      String configure = CompileTools.run(dir, "cmake", "-S", src.toString(), "-B", build.toString(), "-DJAXC_ROOT=" + home,
+          "-DMLP_MODEL=" + golden.resolve("model.jaxpr"), "-DAFFINE_MODEL=" + affine.model(), "-DAFFINE_CONSTS=consts.npz");
+      String cache = Files.readString(build.resolve("CMakeCache.txt"));
+      assertTrue(cache.contains("JAXC_EXECUTABLE:FILEPATH=" + home.resolve("bin/jaxc")), configure);
+      CompileTools.run(dir, "cmake", "--build", build.toString());
+      RawRun.check(build.resolve("run_mlp"), dir, new GoldenCase(golden));
+      RawRun.check(build.resolve("run_affine"), dir, inputs.subList(5, 7), affine);
+    } else {
+      System.err.println("ReleaseArchiveTest: cmake, make or cc missing: the archive's CMake module is not built");
+    }
 
     Object[] noJava = run(work, Map.of("PATH", dir.resolve("nowhere").toString()), "/bin/bash", home.resolve("bin/jaxc").toString(), "--version");
     assertEquals(1, noJava[0], (String) noJava[1]);
