@@ -80,7 +80,7 @@ final class CompileCommand implements Callable<Integer> {
       description = "With several models: how many compile at once (default: the number of processors).")
   int jobs = Runtime.getRuntime().availableProcessors();
 
-  @Option(names = {"-target", "--target"}, paramLabel = "TARGET",
+  @Option(names = {"-target", "--target"}, paramLabel = "TARGET", completionCandidates = CompileTarget.Candidates.class,
       description = "host (default: this machine's CPU and features), x86_64 or aarch64 (each architecture's "
           + "baseline), or ptx (NVIDIA GPUs: --emit ptx writes the PTX module, shared/obj/header the host "
           + "library that launches it).")
@@ -90,6 +90,7 @@ final class CompileCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--emit", split = ",", paramLabel = "KIND", converter = EmitKind.Converter.class,
+      completionCandidates = EmitKind.Candidates.class,
       description = "obj (default), shared (linked with ld.lld or the target's cc), asm, llvm-ir, header. "
           + "Repeat the option or separate kinds with commas to emit several.")
   List<EmitKind> emit = new ArrayList<>();

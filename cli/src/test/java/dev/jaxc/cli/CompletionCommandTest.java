@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jaxc completion bash}: a bash script that names every command, and that bash itself
- * completes {@code jaxc co} and {@code jaxc compile --em} with.
+ * completes commands, options and the values of {@code --emit} and {@code -target} with.
  */
 class CompletionCommandTest {
   @TempDir Path dir;
@@ -35,6 +35,9 @@ class CompletionCommandTest {
     Path file = Files.writeString(dir.resolve("jaxc.bash"), script);
     assertEquals("compile completion", complete(file, "jaxc", "co"));
     assertEquals("--emit", complete(file, "jaxc", "compile", "--em"));
+    assertEquals("obj shared asm llvm-ir header ptx", complete(file, "jaxc", "compile", "--emit", "''"));
+    assertEquals("host x86_64 aarch64 ptx", complete(file, "jaxc", "compile", "-target", "''"));
+    for (String kind : new EmitKind.Candidates()) new EmitKind.Converter().convert(kind);  // each one is accepted
   }
 
   /** What bash's completion function offers for the last word. */
