@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Compile MODEL for this machine and time its entry point in this process.",
+      "Compile MODEL for this machine and time it in-process.",
       "Without --inputs, inputs are random: floats in [-1, 1), integers in [0, 16),",
       "booleans 0/1. Times include the call from Java (a few microseconds); for a",
       "model's call time from C, compile it with --emit shared and call it from C."

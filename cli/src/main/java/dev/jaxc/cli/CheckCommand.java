@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Run golden-file cases (model.jaxpr, inputs.npz, expected.npz, meta.json).",
+      "Run golden-file cases and compare with their expected outputs.",
+      "A case is a directory with model.jaxpr, inputs.npz, expected.npz, meta.json.",
       "-target host (default) compiles for this machine and runs in-process;",
       "x86_64 and aarch64 compile for that architecture's baseline, link a shared",
       "library and run it through a small C program, under qemu-user when the",

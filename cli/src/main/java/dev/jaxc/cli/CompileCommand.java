@@ -35,15 +35,15 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     customSynopsis = {
-      "jaxc compile MODEL.jaxpr [-target host|x86_64|aarch64|ptx] [-o PATH]",
+      "jaxc compile MODEL.jaxpr... [-target host|x86_64|aarch64|ptx] [-o PATH]",
       "                    [--emit obj|shared|asm|llvm-ir|header|ptx]... [--name NAME]",
       "                    [--sm sm_70..sm_90] [--host-target host|x86_64|aarch64]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
-      "                    [--time-passes]",
+      "                    [--time-passes] [-j N]",
     },
     description = {
-      "Compile MODEL to native code: object, shared library, assembly, LLVM IR, header.",
+      "Compile models to .o, .so, assembly, LLVM IR or C headers.",
       "The C ABI:",
       "  int32_t NAME(const void *const *inputs, void *const *outputs);",
       "  int32_t NAME_num_inputs(void);  int32_t NAME_num_outputs(void);",
@@ -56,6 +56,11 @@ import picocli.CommandLine.Spec;
       "when one kind is emitted; if PATH is an existing directory, the outputs go",
       "there under those names (with several --emit kinds, -o must be one). Each",
       "file is written whole or not at all.",
+      "",
+      "Several models compile in parallel (-j N at once) into the current directory",
+      "or the directory -o names, each under its file's stem; --name and --consts",
+      "need a single model. Each failure is reported (messages in the order the",
+      "models were given) and the exit status is the worst one's.",
       ""
     })
 final class CompileCommand implements Callable<Integer> {
@@ -67,10 +72,15 @@ final class CompileCommand implements Callable<Integer> {
       "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary", "malloc", "free",
       "getenv", "sysconf", "pthread_create", "pthread_join", "syscall", "madvise");
 
-  @Parameters(paramLabel = "MODEL.jaxpr", description = "A jaxpr as print(jax.make_jaxpr(f)(*args)) prints it.")
-  Path model;
+  @Parameters(arity = "1..*", paramLabel = "MODEL.jaxpr",
+      description = "Jaxprs as print(jax.make_jaxpr(f)(*args)) prints them.")
+  List<Path> models;
 
-  @Option(names = {"-target", "--target"}, paramLabel = "TARGET",
+  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+      description = "With several models: how many compile at once (default: the number of processors).")
+  int jobs = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = {"-target", "--target"}, paramLabel = "TARGET", completionCandidates = CompileTarget.Candidates.class,
       description = "host (default: this machine's CPU and features), x86_64 or aarch64 (each architecture's "
           + "baseline), or ptx (NVIDIA GPUs: --emit ptx writes the PTX module, shared/obj/header the host "
           + "library that launches it).")
@@ -80,6 +90,7 @@ final class CompileCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--emit", split = ",", paramLabel = "KIND", converter = EmitKind.Converter.class,
+      completionCandidates = EmitKind.Candidates.class,
       description = "obj (default), shared (linked with ld.lld or the target's cc), asm, llvm-ir, header. "
           + "Repeat the option or separate kinds with commas to emit several.")
   List<EmitKind> emit = new ArrayList<>();
@@ -124,7 +135,14 @@ final class CompileCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (CompileTarget.isPtx(target)) return compilePtx(err);
+    if (jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: expected at least 1, got " + jobs);
+    if (models.size() == 1) return compileOne(models.get(0), err);
+    return new CompileMany(spec.commandLine(), models, output, jobs).run(name != null, consts != null, this::compileOne);
+  }
+
+  /** Compiles one model; its messages go to {@code err}. Several may run at once. */
+  private int compileOne(Path model, PrintWriter err) {
+    if (CompileTarget.isPtx(target)) return compilePtx(model, err);
     if (emit.contains(EmitKind.PTX)) {
       throw new ParameterException(spec.commandLine(), "--emit ptx: needs -target ptx");
     }
@@ -146,13 +164,13 @@ final class CompileCommand implements Callable<Integer> {
     PassTimes times = timePasses ? new PassTimes() : null;
     PhaseTimer timer = timePasses ? times : PhaseTimer.NONE;
     try {
-      return compile(reporter, frontEnd, err, paths, targetSpec, entry, timer);
+      return compile(model, reporter, frontEnd, err, paths, targetSpec, entry, timer);
     } finally {
       if (times != null) times.print(err);
     }
   }
 
-  private int compile(Reporter reporter, FrontEnd frontEnd, PrintWriter err, Map<EmitKind, Path> paths,
+  private int compile(Path model, Reporter reporter, FrontEnd frontEnd, PrintWriter err, Map<EmitKind, Path> paths,
       TargetSpec targetSpec, String entry, PhaseTimer timer) {
     return reporter.guard(model, frontEnd, () -> {
       Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE, timer);
@@ -177,7 +195,7 @@ final class CompileCommand implements Callable<Integer> {
    * that embeds and launches it: {@code --emit shared} (the host library), {@code obj} (its object),
    * {@code header} (its declarations), for the {@code --host-target} architecture.
    */
-  private int compilePtx(PrintWriter err) {
+  private int compilePtx(Path model, PrintWriter err) {
     String arch = sm != null ? sm : PtxTarget.DEFAULT_SM;
     if (!PtxTarget.supports(arch)) {
       throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");

@@ -19,6 +19,15 @@ final class CompileTarget {
     }
   }
 
+  /** The -target values of compile, for shell completion. */
+  static final class Candidates extends java.util.ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+
+    Candidates() {
+      super(java.util.List.of("host", "x86_64", "aarch64", "ptx"));
+    }
+  }
+
   private static final Pattern FEATURE = Pattern.compile("[+-][A-Za-z0-9_.-]+");
 
   private CompileTarget() {}

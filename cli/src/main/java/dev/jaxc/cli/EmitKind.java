@@ -35,6 +35,15 @@ enum EmitKind {
     };
   }
 
+  /** The option values, for shell completion. */
+  static final class Candidates extends java.util.ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+
+    Candidates() {
+      for (EmitKind k : values()) add(k.option);
+    }
+  }
+
   static final class Converter implements ITypeConverter<EmitKind> {
     @Override
     public EmitKind convert(String s) {

@@ -15,12 +15,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Print the jaxpr after the type pass: every literal with its resolved type, and the",
-      "conversions that --promotion standard inserted. Warnings go to standard error.",
-      "With --graph dot|svg, draw the program as the planner schedules it instead:",
-      "fusion groups and kernels as boxes holding their equations, materialised buffers",
-      "with their sizes and workspace offsets, and the bodies of cond, while and scan",
-      "(svg through Graphviz's dot, which must be on PATH)."
+      "Print the jaxpr after the type pass, each literal with its type, or draw its plan.",
+      "The text shows every literal with its resolved type and the conversions that",
+      "--promotion standard inserted. Warnings go to standard error. With --graph dot|svg,",
+      "draw the program as the planner schedules it instead: fusion groups and kernels as",
+      "boxes holding their equations, materialised buffers with their sizes and workspace",
+      "offsets, and the bodies of cond, while and scan (svg through Graphviz's dot)."
     })
 final class InspectCommand implements Callable<Integer> {
   @Parameters(paramLabel = "MODEL.jaxpr", description = "A jaxpr as print(jax.make_jaxpr(f)(*args)) prints it.")

@@ -54,6 +54,7 @@ public final class Main implements Runnable {
     m.put("check", CheckCommand::new);
     m.put("bench", BenchCommand::new);
     m.put("promote", PromoteCommand::new);
+    m.put("completion", CompletionCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return m;
   }
@@ -70,14 +71,25 @@ public final class Main implements Runnable {
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
-  /** Runs the CLI with the given streams; returns the exit status. Used by tests too. */
-  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+  /** The whole command tree, every subcommand built (for help and shell completion). */
+  static CommandLine tree() {
     CommandLine cl = new CommandLine(new Main());
+    for (Map.Entry<String, Supplier<Object>> c : COMMANDS.entrySet()) cl.addSubcommand(c.getKey(), c.getValue().get());
+    return cl;
+  }
+
+  /**
+   * Runs the CLI with the given streams; returns the exit status ({@link ExitCode}). Used by the
+   * Java API, the {@code jaxc} ToolProvider and tests; never calls {@code System.exit}.
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl;
     Supplier<Object> only = args.length > 0 && !args[0].equals("help") ? COMMANDS.get(args[0]) : null;
     if (only != null) {
+      cl = new CommandLine(new Main());
       cl.addSubcommand(args[0], only.get());
     } else {
-      for (Map.Entry<String, Supplier<Object>> c : COMMANDS.entrySet()) cl.addSubcommand(c.getKey(), c.getValue().get());
+      cl = tree();
     }
     cl.setOut(out);
     cl.setErr(err);
@@ -100,6 +112,13 @@ public final class Main implements Runnable {
       else err.println("(run again with --debug for a stack trace, and please report it)");
       return ExitCode.INTERNAL;
     });
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } catch (StackOverflowError | OutOfMemoryError e) {
+      // picocli passes Errors through; a user still gets one line and the documented status.
+      err.println("jaxc: internal error: " + e);
+      err.flush();
+      return ExitCode.INTERNAL;
+    }
   }
 }

@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Print the join of dtypes on JAX's promotion lattice, the path that explains it, and",
-      "what NumPy's NEP 50 rules give instead. Dtypes: f32, bf16, u8, bool, float32, ..., and",
+      "Print the join of dtypes on JAX's promotion lattice, and why.",
+      "Shows the join, the path that explains it, and what NumPy's NEP 50 rules give",
+      "instead. Dtypes: f32, bf16, u8, bool, float32, ..., and",
       "the weak Python-scalar types i*, f*, c* (quote them in the shell)."
     })
 final class PromoteCommand implements Callable<Integer> {

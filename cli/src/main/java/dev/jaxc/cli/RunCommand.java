@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Compile MODEL for this machine and run it once. IN.npz holds the inputs as",
+      "Compile MODEL for this machine and run it once on IN.npz.",
+      "IN.npz holds the inputs as",
       "np.savez(path, *arrays) writes them (constvars first, then invars); OUT.npz receives",
       "one array per output, the same way. With --consts CONSTS.npz, IN.npz holds the",
       "invars only."

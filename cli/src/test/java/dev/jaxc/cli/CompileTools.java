@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,5 +61,15 @@ final class CompileTools {
     ByteBuffer h = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     assertTrue(b.length > 64 && h.getInt(0) == 0x464C457F && b[4] == 2 && b[5] == 1, file + " is not ELF64 LE");
     return new int[] {h.getShort(16) & 0xFFFF, h.getShort(18) & 0xFFFF};
+  }
+
+  /** A jaxc executable that runs this test's build of the CLI (the launcher would run Maven). */
+  static Path jaxcScript(Path dir) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    String script = "#!/bin/sh\nexec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp '"
+        + System.getProperty("java.class.path") + "' dev.jaxc.cli.Main \"$@\"\n";
+    Path p = Files.writeString(dir.resolve("jaxc"), script);
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return p;
   }
 }
