@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Print the jaxpr after the type pass, each literal with its type, or draw its plan.",
+      "Print the typed jaxpr, or draw the plan of it (--graph).",
       "The text shows every literal with its resolved type and the conversions that",
       "--promotion standard inserted. Warnings go to standard error. With --graph dot|svg,",
       "draw the program as the planner schedules it instead: fusion groups and kernels as",
