@@ -849,6 +849,54 @@ case("elementwise_popcount_clz_i64", lambda x: (lax.population_count(x), lax.clz
 
 
 # ============================================================================
+# SECTION: special functions JAX lowers with lower_fun (igamma family, betainc, i0e)
+# ============================================================================
+def _gamma_args(r, dt, n=40):
+    """(a, x): a grid of shape parameters and points, plus the edges (zeros, infinities, NaN,
+    negative a, tiny and huge values) where the series and continued fraction switch."""
+    a = list(r.uniform(0.05, 25.0, n)) + [0.0, 0.5, 1.0, 1.0, 2.5, -1.0, nan, 3.0, 1e-3, 80.0, 5.0, inf]
+    x = list(r.uniform(0.0, 40.0, n)) + [1.0, 0.0, 1e-6, inf, 2.0, 1.0, 1.0, nan, 1e-3, 75.0, -1.0, 2.0]
+    return arr(a, dt).reshape(4, -1), arr(x, dt).reshape(4, -1)
+
+
+for _dt in (f32, f64, bf16):
+    _dn, _x64 = DT_NAME[_dt], _dt == f64
+    _tol = (2e-2, 2e-2) if _dt == bf16 else tol_for(_dt, "special")
+    for _name, _fn, _what in (("igamma", jsp.gammainc, "lower regularized incomplete gamma"),
+                              ("igammac", jsp.gammaincc, "upper regularized incomplete gamma"),
+                              ("igamma_grad_a", lax.igamma_grad_a, "d/da of the lower incomplete gamma"),
+                              ("random_gamma_grad", lax.random_gamma_grad, "d sample / d a of a Gamma sample")):
+        if _dt == bf16 and _name not in ("igamma",):
+            continue
+        case(f"special_{_name}_{_dn}", _fn, functools.partial(lambda r, dt: _gamma_args(r, dt), dt=_dt),
+             f"{_name} ({_what}) on {_dn}, with zeros, infinities, NaN and negative a (JAX's own series "
+             f"and continued fraction, lowered with lower_fun)", _tol, x64=_x64)
+    case(f"special_betainc_{_dn}", jsp.betainc,
+         functools.partial(lambda r, dt: (arr(list(r.uniform(0.1, 12, 30)) + [0.5, 1.0, 2.0, 0.0, nan, 3.0], dt),
+                                          arr(list(r.uniform(0.1, 12, 30)) + [0.5, 1.0, 3.0, 1.0, 1.0, -1.0], dt),
+                                          arr(list(r.uniform(0.0, 1.0, 30)) + [0.0, 1.0, 0.5, 0.5, 0.5, 0.5], dt)),
+                           dt=_dt),
+         f"regularized_incomplete_beta on {_dn} (continued fraction), with edges", _tol, x64=_x64)
+    case(f"special_i0e_{_dn}", lambda x: (jsp.i0e(x), jsp.i0(x)),
+         functools.partial(lambda r, dt: (arr(list(r.uniform(-30, 30, 40)) + [0.0, -0.0, 8.0, -8.0, 1e-8, 700.0,
+                                                                             inf, -inf, nan], dt),), dt=_dt),
+         f"bessel_i0e (and i0 = i0e·exp|x|) on {_dn}: both Chebyshev ranges, the switch at 8, edges",
+         _tol, x64=_x64)
+case("special_gamma_cdf_grads",
+     jax.grad(lambda a, x: jnp.sum(jsp.gammainc(a, x) * jnp.log1p(x)), argnums=(0, 1)),
+     lambda r: (U(r, (6, 5), 0.5, 9.0), U(r, (6, 5), 0.1, 15.0)),
+     "gradients of a Gamma CDF sum in both arguments (igamma, igamma_grad_a, lgamma, exp)", T32S)
+case("special_igamma_in_scan",
+     lambda a, xs: lax.scan(lambda c, x: (c + jsp.gammaincc(a, x + c), jsp.gammainc(a, x)), jnp.zeros_like(a), xs),
+     lambda r: (U(r, (7,), 0.5, 6.0), U(r, (5, 7), 0.0, 4.0)),
+     "igammac and igamma inside a scan body (the expansion in a nested jaxpr)", T32S)
+case("special_betainc_vmap",
+     jax.vmap(lambda a, b, x: jsp.betainc(a, b, x), in_axes=(None, 0, 0)),
+     lambda r: (np.float32(2.5), U(r, (3, 4), 0.5, 6.0), U(r, (3, 4), 0.0, 1.0)),
+     "vmap of betainc with a scalar a (broadcast operands)", T32S)
+
+
+# ============================================================================
 # SECTION: convert_element_type / bitcast_convert_type
 # ============================================================================
 _F2I_SPECIAL = [nan, -nan, inf, -inf, 0.0, -0.0, 0.7, -0.7, 0.99999994, -0.99999994, 2.5, -2.5, 127.9, 128.0,

@@ -1,5 +1,6 @@
 package dev.jaxc.cli;
 
+import dev.jaxc.frontend.LowerFunExpansion;
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.PhaseTimer;
@@ -40,7 +41,8 @@ final class HostRun {
   private HostRun() {}
 
   /**
-   * Canonical (calls inlined, dead code gone), key-free, with loop-invariant work out of loops
+   * Special functions JAX lowers with lower_fun expanded into its equations, then canonical
+   * (calls inlined, dead code gone), key-free, with loop-invariant work out of loops
    * (and a scan's products of its slices by consts computed for all iterations before it):
    * what the backend takes. XLA's rng_uniform keys are assigned first, while calls are still calls;
    * hoisting runs last, on the expanded random bits too.
@@ -52,7 +54,7 @@ final class HostRun {
   /** As above, timed as the phase "canon". */
   static Program lower(Program typed, PhaseTimer timer) {
     return timer.time("canon", () -> ScanMapHoisting.run(LoopInvariantHoisting.run(
-        RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed))))));
+        RandomExpansion.run(CanonicalPipeline.run(LowerFunExpansion.run(RngUniformKeys.run(typed)))))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

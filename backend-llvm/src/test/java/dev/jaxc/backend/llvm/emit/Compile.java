@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.emit;
 
+import dev.jaxc.frontend.LowerFunExpansion;
 import dev.jaxc.frontend.JaxprParser;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.diag.Diagnostics;
@@ -16,6 +17,6 @@ public final class Compile {
 
   public static Program program(String text) {
     Program typed = TypePass.run(JaxprParser.parse("test.jaxpr", text), new TypeConfig(true, PromotionMode.STANDARD), new Diagnostics());
-    return RandomExpansion.run(CanonicalPipeline.run(RngUniformKeys.run(typed)));
+    return RandomExpansion.run(CanonicalPipeline.run(LowerFunExpansion.run(RngUniformKeys.run(typed))));
   }
 }

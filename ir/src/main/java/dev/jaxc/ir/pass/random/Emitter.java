@@ -26,12 +26,12 @@ import java.util.Map;
  * equation's spans, so later errors point at what the user wrote. Params are spelled as JAX
  * spells them.
  */
-final class Emitter {
+public final class Emitter {
   private final FreshNames names;
   private final List<Eqn> out;
   private final Eqn source;
 
-  Emitter(FreshNames names, List<Eqn> out, Eqn source) {
+  public Emitter(FreshNames names, List<Eqn> out, Eqn source) {
     this.names = names;
     this.out = out;
     this.source = source;
@@ -62,7 +62,7 @@ final class Emitter {
   }
 
   /** One equation with one result of type {@code t}. */
-  Var emit(String prim, Params params, Type t, Atom... ins) {
+  public Var emit(String prim, Params params, Type t, Atom... ins) {
     Var r = fresh(t);
     add(List.of(r), prim, params, List.of(ins));
     return r;
@@ -100,12 +100,12 @@ final class Emitter {
     return emit("squeeze", params("dimensions", ints(dim)), array(x).withShape(new Shape(dims)), x);
   }
 
-  Var reshape(Atom x, Shape to) {
+  public Var reshape(Atom x, Shape to) {
     return emit("reshape", params("new_sizes", ints(sizes(to)), "dimensions",
         new ParamValue.None(), "sharding", new ParamValue.None()), array(x).withShape(to), x);
   }
 
-  Var broadcastInDim(Atom x, Shape to, long... dims) {
+  public Var broadcastInDim(Atom x, Shape to, long... dims) {
     return emit("broadcast_in_dim", params("shape", ints(sizes(to)), "broadcast_dimensions",
         ints(dims), "sharding", new ParamValue.None()), array(x).withShape(to).withWeak(false), x);
   }
@@ -119,7 +119,7 @@ final class Emitter {
         array(xs[0]).withShape(new Shape(dims)), xs);
   }
 
-  Var convert(Atom x, DType to) {
+  public Var convert(Atom x, DType to) {
     return emit("convert_element_type", params("new_dtype", new ParamValue.DTypeValue(to),
         "weak_type", new ParamValue.Bool(false), "sharding", new ParamValue.None()),
         array(x).withDType(to).withWeak(false), x);
@@ -139,7 +139,7 @@ final class Emitter {
 
   // ---- params ----
 
-  static Params params(Object... kv) {
+  public static Params params(Object... kv) {
     Map<String, ParamValue> m = new LinkedHashMap<>();
     for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], (ParamValue) kv[i + 1]);
     return new Params(m);
