@@ -12,6 +12,7 @@ import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.pass.EqnRewriter;
 import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.pass.TypePass;
 import dev.jaxc.ir.pass.random.Emitter;
@@ -23,8 +24,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +45,7 @@ import java.util.Set;
  *
  * <p>Run it on a typed program (after the type pass); its result type-checks again.
  */
-public final class LowerFunExpansion {
+public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e");
@@ -55,7 +54,6 @@ public final class LowerFunExpansion {
   private static final Map<String, String> TEXTS = new HashMap<>();
 
   private final FreshNames names;
-  private final Map<Jaxpr, Jaxpr> done = new IdentityHashMap<>();
   /** Typed instances by primitive, dtype and size: a model's repeated uses share one. */
   private final Map<String, Jaxpr> instances = new HashMap<>();
 
@@ -67,31 +65,10 @@ public final class LowerFunExpansion {
     return p.withMain(new LowerFunExpansion(FreshNames.after(p)).jaxpr(p.main()));
   }
 
-  private Jaxpr jaxpr(Jaxpr j) {
-    Jaxpr d = done.get(j);
-    if (d != null) return d;
-    Map<Var, Atom> scope = new IdentityHashMap<>();
-    List<Eqn> eqns = new ArrayList<>();
-    for (Eqn e : j.eqns()) equation(e, scope, eqns);
-    List<Atom> outs = new ArrayList<>();
-    for (Atom a : j.outs()) outs.add(lookup(a, scope));
-    Jaxpr r = new Jaxpr(j.constvars(), j.invars(), eqns, outs, j.span());
-    done.put(j, r);
-    return r;
-  }
-
-  private static Atom lookup(Atom a, Map<Var, Atom> scope) {
-    return a instanceof Var v ? scope.getOrDefault(v, v) : a;
-  }
-
-  private void equation(Eqn e, Map<Var, Atom> scope, List<Eqn> out) {
-    List<Atom> ins = new ArrayList<>();
-    for (Atom a : e.ins()) ins.add(lookup(a, scope));
-    if (!PRIMITIVES.contains(e.primitive())) {
-      out.add(e.withParts(e.outs(), params(e.params()), ins));
-      return;
-    }
-    scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
+  @Override
+  protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
+    if (!PRIMITIVES.contains(e.primitive())) keep(e, ins, out);
+    else scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
   }
 
   /** What {@code _up_and_broadcast} and the lowering's trace compute for {@code e}. */
@@ -150,23 +127,5 @@ public final class LowerFunExpansion {
         throw new UncheckedIOException(x);
       }
     });
-  }
-
-  /** Params with their nested jaxprs rewritten. */
-  private Params params(Params ps) {
-    Map<String, ParamValue> m = new LinkedHashMap<>();
-    ps.values().forEach((k, v) -> m.put(k, param(v)));
-    return new Params(m);
-  }
-
-  private ParamValue param(ParamValue v) {
-    if (v instanceof ParamValue.JaxprValue j) return new ParamValue.JaxprValue(jaxpr(j.jaxpr()));
-    if (v instanceof ParamValue.Tuple t) return new ParamValue.Tuple(t.items().stream().map(this::param).toList(), t.list());
-    if (v instanceof ParamValue.Record r) {
-      Map<String, ParamValue> fields = new LinkedHashMap<>();
-      r.fields().forEach((k, f) -> fields.put(k, param(f)));
-      return new ParamValue.Record(r.type(), fields);
-    }
-    return v;
   }
 }

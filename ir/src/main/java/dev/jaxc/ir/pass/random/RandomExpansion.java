@@ -1,10 +1,10 @@
 package dev.jaxc.ir.pass.random;
 
+import dev.jaxc.ir.pass.EqnRewriter;
 import dev.jaxc.ir.pass.FreshNames;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
-import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type;
@@ -14,7 +14,6 @@ import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,10 +29,8 @@ import java.util.Map;
  *
  * <p>Run it on a typed program (after the type pass); its result type-checks again.
  */
-public final class RandomExpansion {
+public final class RandomExpansion extends EqnRewriter {
   private final FreshNames names;
-  /** Shared jaxprs (one object used by several equations) are rewritten once. */
-  private final Map<Jaxpr, Jaxpr> done = new IdentityHashMap<>();
 
   private RandomExpansion(FreshNames names) {
     this.names = names;
@@ -48,19 +45,9 @@ public final class RandomExpansion {
     return p.withMain(new RandomExpansion(FreshNames.after(p)).jaxpr(p.main()));
   }
 
-  private Jaxpr jaxpr(Jaxpr j) {
-    Jaxpr d = done.get(j);
-    if (d != null) return d;
-    Map<Var, Atom> scope = new IdentityHashMap<>();
-    List<Var> constvars = bind(j.constvars(), scope, null);
-    List<Var> invars = bind(j.invars(), scope, null);
-    List<Eqn> eqns = new ArrayList<>();
-    for (Eqn e : j.eqns()) equation(e, scope, eqns);
-    List<Atom> outs = new ArrayList<>();
-    for (Atom a : j.outs()) outs.add(lookup(a, scope));
-    Jaxpr r = new Jaxpr(constvars, invars, eqns, outs, j.span());
-    done.put(j, r);
-    return r;
+  @Override
+  protected List<Var> binders(List<Var> vars, Map<Var, Atom> scope) {
+    return bind(vars, scope, null);
   }
 
   /**
@@ -80,18 +67,13 @@ public final class RandomExpansion {
     return r;
   }
 
-  private static Atom lookup(Atom a, Map<Var, Atom> scope) {
-    return a instanceof Var v ? scope.getOrDefault(v, v) : a;
-  }
-
-  private void equation(Eqn e, Map<Var, Atom> scope, List<Eqn> out) {
-    List<Atom> ins = new ArrayList<>();
-    for (Atom a : e.ins()) ins.add(lookup(a, scope));
-    Params params = params(e.params());
+  @Override
+  protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
     if (!usesKeys(e)) {
-      out.add(e.withParts(e.outs(), params, ins));
+      keep(e, ins, out);
       return;
     }
+    Params params = params(e.params());
     List<Atom> results;
     try {
       results = expand(e, new Emitter(names, out, e), params, ins);
@@ -146,24 +128,5 @@ public final class RandomExpansion {
   private static JaxcException unsupported(Eqn e) {
     return new JaxcException("'" + e.primitive() + "' on PRNG keys is not supported",
         e.primSpan());
-  }
-
-  /** Params with their nested jaxprs rewritten. */
-  private Params params(Params ps) {
-    Map<String, ParamValue> m = new LinkedHashMap<>();
-    ps.values().forEach((k, v) -> m.put(k, param(v)));
-    return new Params(m);
-  }
-
-  private ParamValue param(ParamValue v) {
-    if (v instanceof ParamValue.JaxprValue j) return new ParamValue.JaxprValue(jaxpr(j.jaxpr()));
-    if (v instanceof ParamValue.Tuple t)
-      return new ParamValue.Tuple(t.items().stream().map(this::param).toList(), t.list());
-    if (v instanceof ParamValue.Record r) {
-      Map<String, ParamValue> fields = new LinkedHashMap<>();
-      r.fields().forEach((k, f) -> fields.put(k, param(f)));
-      return new ParamValue.Record(r.type(), fields);
-    }
-    return v;
   }
 }
