@@ -882,6 +882,12 @@ for _dt in (f32, f64, bf16):
                                                                              inf, -inf, nan], dt),), dt=_dt),
          f"bessel_i0e (and i0 = i0e·exp|x|) on {_dn}: both Chebyshev ranges, the switch at 8, edges",
          _tol, x64=_x64)
+for _dt in (f32, f64, bf16):
+    case(f"special_i1e_{DT_NAME[_dt]}", lambda x: (jsp.i1e(x), jsp.i1(x)),
+         functools.partial(lambda r, dt: (arr(list(r.uniform(-30, 30, 40)) + [0.0, -0.0, 8.0, -8.0, 1e-8, -1e-30,
+                                                                             700.0, inf, -inf, nan], dt),), dt=_dt),
+         f"bessel_i1e (and i1 = i1e·exp|x|) on {DT_NAME[_dt]}: XLA's decomposition (Cephes), odd, -0 kept",
+         (2e-2, 2e-2) if _dt == bf16 else tol_for(_dt, "special"), x64=_dt == f64)
 case("special_gamma_cdf_grads",
      jax.grad(lambda a, x: jnp.sum(jsp.gammainc(a, x) * jnp.log1p(x)), argnums=(0, 1)),
      lambda r: (U(r, (6, 5), 0.5, 9.0), U(r, (6, 5), 0.1, 15.0)),
