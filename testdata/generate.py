@@ -888,6 +888,21 @@ for _dt in (f32, f64, bf16):
                                                                              700.0, inf, -inf, nan], dt),), dt=_dt),
          f"bessel_i1e (and i1 = i1e·exp|x|) on {DT_NAME[_dt]}: XLA's decomposition (Cephes), odd, -0 kept",
          (2e-2, 2e-2) if _dt == bf16 else tol_for(_dt, "special"), x64=_dt == f64)
+for _dt in (f32, f64, bf16):
+    _dn, _tol = DT_NAME[_dt], (2e-2, 2e-2) if _dt == bf16 else tol_for(_dt, "special")
+    case(f"special_zeta_{_dn}", jsp.zeta,
+         functools.partial(lambda r, dt: (arr(list(r.uniform(1.0, 12.0, 40)) + [1.0, 2.0, 2.0, 3.0, 2.5, 0.5, nan, 4.0, inf, 2.0], dt),
+                                          arr(list(r.uniform(0.05, 30.0, 40)) + [1.0, -2.0, -1.0, -1.0, -2.5, 1.0, 1.0, nan, 2.0, 1e-3], dt)),
+                           dt=_dt),
+         f"Hurwitz zeta on {_dn}: XLA's Euler-Maclaurin decomposition, poles at x = 1 and integer q <= 0, NaN domain",
+         _tol, x64=_dt == f64)
+    case(f"special_polygamma_{_dn}", lambda n, x: jsp.polygamma(n, x),
+         functools.partial(lambda r, dt: (np.array(list(r.integers(0, 5, 40)) + [0, 1, 2, 3, 1, 0], np.int32),
+                                          arr(list(r.uniform(0.1, 15.0, 40)) + [1.0, 0.5, 2.0, 1e-3, -1.5, -2.0], dt)),
+                           dt=_dt),
+         f"polygamma on {_dn} (n = 0 is digamma; otherwise (-1)^(n+1) n! zeta(n+1, x))", _tol, x64=_dt == f64)
+case("special_digamma_grad", jax.vmap(jax.grad(jsp.digamma)),
+     lambda r: (U(r, (24,), 0.2, 12.0),), "gradient of digamma: polygamma(1, x), as JAX's jvp writes it", T32S)
 case("special_gamma_cdf_grads",
      jax.grad(lambda a, x: jnp.sum(jsp.gammainc(a, x) * jnp.log1p(x)), argnums=(0, 1)),
      lambda r: (U(r, (6, 5), 0.5, 9.0), U(r, (6, 5), 0.1, 15.0)),

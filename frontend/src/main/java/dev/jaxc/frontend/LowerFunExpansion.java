@@ -32,8 +32,9 @@ import java.util.Set;
  * Expands the special functions JAX lowers with {@code mlir.lower_fun} — igamma, igammac,
  * igamma_grad_a, random_gamma_grad, regularized_incomplete_beta and bessel_i0e — into the very
  * equations JAX's lowering traces and XLA compiles, so jaxc computes what XLA computes, series,
- * continued fractions and loop counts included; and bessel_i1e, which JAX hands to XLA as a CHLO
- * op, into XLA's decomposition of it, written in JAX and recorded once checked bit for bit.
+ * continued fractions and loop counts included; and bessel_i1e, zeta and polygamma, which JAX hands
+ * to XLA as CHLO ops, into XLA's decompositions of them, written in JAX and recorded once checked
+ * bit for bit.
  *
  * <p>The equations are JAX's own, recorded by {@code testdata/generate_expansions.py} as jaxprs
  * traced on f32 and f64 operands of shape [9973] (resources {@code expansions/NAME_f32.jaxpr},
@@ -49,7 +50,7 @@ import java.util.Set;
 public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
-      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e");
+      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   private static final Map<String, String> TEXTS = new HashMap<>();
