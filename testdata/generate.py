@@ -471,8 +471,6 @@ def write_index():
 
 
 NOT_INCLUDED = [
-    ("jax.random.gamma / beta / dirichlet / poisson", "lower to the `random_gamma` primitive (rejection sampling "
-     "inside XLA); not part of the requested coverage"),
     ("jnp.linalg cholesky / qr / svd / eigh / lu / solve / inv, jax.scipy.linalg", "lower to LAPACK custom calls "
      "(cholesky, lu, eigh, svd, triangular_solve primitives); not requested"),
     ("jnp.fft", "`fft` primitive; not requested"),
@@ -2457,6 +2455,24 @@ def _rn(name, fn, gen, desc, tol=T32T, x64=False):
     case(f"random_{name}", fn, gen, desc, tol, x64=x64)
 
 
+_rn("gamma_f32", lambda k, a: (jax.random.gamma(k, a), jax.random.gamma(k, 2.5, (7,))),
+    lambda r: (_key(20), U(r, (3, 4), 0.05, 6.0)),
+    "jax.random.gamma (random_gamma: Marsaglia-Tsang rejection in vmapped while loops, threefry keys)", T32S)
+_rn("gamma_f64", lambda k, a: jax.random.gamma(k, a, dtype=f64), lambda r: (_key(21), U(r, (9,), 0.05, 6.0, dt=f64)),
+    "jax.random.gamma in f64", (1e-9, 1e-10), x64=True)
+_rn("gamma_bf16", lambda k, a: jax.random.gamma(k, a, dtype=bf16), lambda r: (_key(22), U(r, (8,), 0.2, 5.0, dt=bf16)),
+    "jax.random.gamma in bf16 (computed in bf16, as its lowering traces it)", (2e-2, 2e-2))
+_rn("loggamma", lambda k, a: jax.random.loggamma(k, a), lambda r: (_key(23), U(r, (10,), 0.01, 3.0)),
+    "jax.random.loggamma (random_gamma with log_space)", T32S)
+_rn("gamma_vmap_keys", jax.vmap(lambda k, a: jax.random.gamma(k, a, (5,))),
+    lambda r: (np.stack([_key(30 + i) for i in range(4)]), U(r, (4,), 0.3, 4.0)),
+    "vmap of jax.random.gamma over 4 keys (random_gamma with a batch of keys, each split 5 ways)", T32S)
+_rn("poisson", lambda k, lam: (jax.random.poisson(k, lam), jax.random.poisson(k, 40.0, (6,))),
+    lambda r: (_key(25), U(r, (8,), 0.1, 12.0)),
+    "jax.random.poisson: Knuth's product for small rates, transformed rejection for large (while loops)", EXACT)
+_rn("beta_dirichlet", lambda k, a, b, al: (jax.random.beta(k, a, b), jax.random.dirichlet(k, al, (3,))),
+    lambda r: (_key(24), U(r, (6,), 0.5, 4.0), U(r, (6,), 0.5, 4.0), U(r, (4,), 0.5, 3.0)),
+    "jax.random.beta and dirichlet (built on random_gamma)", T32S)
 _rn("normal", lambda k: jax.random.normal(k, (4, 8)), lambda r: (_key(0),), "jax.random.normal (threefry, erf_inv)")
 _rn("uniform", lambda k: (jax.random.uniform(k, (16,)), jax.random.uniform(k, (3, 3), minval=-2.0, maxval=5.0)),
     lambda r: (_key(1),), "jax.random.uniform default and with bounds")

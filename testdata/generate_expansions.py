@@ -158,6 +158,37 @@ def trace(fn, n, dt, arity):
     return str(jax.make_jaxpr(fn)(*[np.ones(n, dt) for _ in range(arity)]))
 
 
+# random_gamma: key<fry>[K] and alphas [K, S] (each key split S ways), traced at K = 9967 and
+# S = 9973; jaxc substitutes K·S, then K, then S.
+GAMMA_K, GAMMA_S = 9967, 9973
+GAMMA_CHECK = (9949, 9941)
+
+
+def write_random_gamma():
+    """random_gamma as its lowering traces it: `_gamma_impl` with use_vmap=True (every platform,
+    threefry keys), for each dtype and both log_space values."""
+    from jax._src.random.core import _gamma_impl
+    import ml_dtypes
+
+    def trace_gamma(k, s_, dt, log_space):
+        key = jax.ShapeDtypeStruct((k,), jax.random.key(0).dtype)
+        fn = partial(_gamma_impl, log_space=log_space, use_vmap=True)
+        return str(jax.make_jaxpr(fn)(key, jax.ShapeDtypeStruct((k, s_), dt)))
+
+    def symbolic(text, k, s_):
+        return text.replace(str(k * s_), "<KS>").replace(str(k), "<K>").replace(str(s_), "<S>")
+
+    for dt, tag in ((np.float32, "f32"), (np.float64, "f64"), (np.float16, "f16"), (ml_dtypes.bfloat16, "bf16")):
+        for log_space in (False, True):
+            text = trace_gamma(GAMMA_K, GAMMA_S, dt, log_space)
+            other = trace_gamma(*GAMMA_CHECK, dt, log_space)
+            if "<" in text.replace("key<fry>", "") or symbolic(text, GAMMA_K, GAMMA_S) != symbolic(other, *GAMMA_CHECK):
+                raise SystemExit(f"random_gamma {tag}: the key count and split count are not free parameters of the trace")
+            name = f"random_gamma_{'log' if log_space else 'linear'}_{tag}"
+            (OUT / f"{name}.jaxpr").write_text(text + "\n")
+            print(f"{name}.jaxpr: {len(text.splitlines())} lines")
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (make, arity) in FUNCTIONS.items():
@@ -179,6 +210,7 @@ def main():
                 raise SystemExit(f"{name} {tag}: the operand size is not a free parameter of the trace")
             (OUT / f"{name}_{tag}.jaxpr").write_text(text + "\n")
             print(f"{name}_{tag}.jaxpr: {len(text.splitlines())} lines, bit for bit with XLA on {count:,} inputs")
+    write_random_gamma()
     (OUT / "VERSION").write_text(f"jax {jax.__version__}\n")
 
 

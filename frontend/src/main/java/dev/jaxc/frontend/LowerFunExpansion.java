@@ -8,6 +8,7 @@ import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Shape;
+import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.Diagnostics;
@@ -32,7 +33,8 @@ import java.util.Set;
  * Expands the special functions JAX lowers with {@code mlir.lower_fun} — igamma, igammac,
  * igamma_grad_a, random_gamma_grad, regularized_incomplete_beta and bessel_i0e — into the very
  * equations JAX's lowering traces and XLA compiles, so jaxc computes what XLA computes, series,
- * continued fractions and loop counts included; and bessel_i1e, zeta and polygamma, which JAX hands
+ * continued fractions and loop counts included (random_gamma too: {@link #gamma}); and bessel_i1e,
+ * zeta and polygamma, which JAX hands
  * to XLA as CHLO ops, into XLA's decompositions of them, written in JAX and recorded once checked
  * bit for bit.
  *
@@ -50,9 +52,12 @@ import java.util.Set;
 public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
-      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma");
+      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
+  /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
+  private static final long GAMMA_KEYS = 9967;
+  private static final long GAMMA_SPLIT = 9973;
   private static final Map<String, String> TEXTS = new HashMap<>();
 
   private final FreshNames names;
@@ -75,6 +80,7 @@ public final class LowerFunExpansion extends EqnRewriter {
 
   /** What {@code _up_and_broadcast} and the lowering's trace compute for {@code e}. */
   private Atom expand(Eqn e, List<Atom> ins, Emitter em) {
+    if (e.primitive().equals("random_gamma")) return gamma(e, ins, em);
     ArrayType t = (ArrayType) e.outs().get(0).type();
     DType d = t.dtype();
     DType c = switch (d) {
@@ -96,7 +102,8 @@ public final class LowerFunExpansion extends EqnRewriter {
       if (!s.equals(flat)) x = em.reshape(x, flat);
       args.add(x);
     }
-    Jaxpr body = instance(e.primitive(), c, n);
+    String tag = c == DType.F64 ? "f64" : "f32";
+    Jaxpr body = instance(e.primitive() + "_" + tag, c == DType.F64, List.<String[]>of(new String[] {TRACED, Long.toString(n)}));
     Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
     Atom r = em.emit("jit", call, new ArrayType(c, flat), args.toArray(new Atom[0]));
     if (!s.equals(flat)) r = em.reshape(r, s);
@@ -110,13 +117,66 @@ public final class LowerFunExpansion extends EqnRewriter {
     return r;
   }
 
-  /** The recorded jaxpr of {@code prim} for dtype {@code c}, typed, with operands of size n. */
-  private Jaxpr instance(String prim, DType c, long n) {
-    String tag = c == DType.F64 ? "f64" : "f32";
-    return instances.computeIfAbsent(prim + "_" + tag + "_" + n, k -> {
-      String text = text(prim + "_" + tag).replace(TRACED, Long.toString(n));
-      Program p = JaxprParser.parse("expansions/" + prim + "_" + tag + ".jaxpr", text);
-      return TypePass.run(p, new TypeConfig(c == DType.F64, PromotionMode.STANDARD), new Diagnostics()).main();
+  /**
+   * random_gamma as its lowering traces it ({@code _gamma_impl}, threefry keys): the keys
+   * flattened to [K], the shape parameters to [K, S] (each key split S ways), in the dtype of the
+   * shape parameters; the result reshaped back.
+   */
+  private Atom gamma(Eqn e, List<Atom> ins, Emitter em) {
+    if (!(ins.get(0).type() instanceof Type.KeyType key) || !key.impl().equals("fry"))
+      throw new JaxcException("random_gamma: only threefry keys are supported (got " + ins.get(0).type().text() + ")",
+          e.primSpan());
+    ArrayType at = (ArrayType) ins.get(1).type();
+    if (!at.shape().isStatic() || !key.shape().isStatic())
+      throw new JaxcException("random_gamma of a symbolic shape is not supported", e.primSpan());
+    long[] dims = at.shape().sizes();
+    int kr = key.shape().rank();
+    long k = 1;
+    long s = 1;
+    for (int i = 0; i < dims.length; i++) {
+      if (i < kr) k *= dims[i];
+      else s *= dims[i];
+    }
+    DType d = at.dtype();
+    String tag = switch (d) {
+      case F32 -> "f32";
+      case F64 -> "f64";
+      case F16 -> "f16";
+      case BF16 -> "bf16";
+      default -> throw new JaxcException("random_gamma of " + d.shortName() + " (JAX takes floats only)", e.primSpan());
+    };
+    Atom keys = ins.get(0);
+    if (!key.shape().equals(Shape.of(k)))
+      keys = em.emit("reshape", Emitter.params("new_sizes", ints(k), "dimensions", new ParamValue.None(), "sharding",
+          new ParamValue.None()), new Type.KeyType(key.impl(), Shape.of(k)), keys);
+    Shape grid = Shape.of(k, s);
+    Atom alphas = at.shape().equals(grid) ? ins.get(1) : em.reshape(ins.get(1), grid);
+    boolean log = e.params().getBool("log_space", false);
+    Jaxpr body = instance("random_gamma_" + (log ? "log" : "linear") + "_" + tag, d == DType.F64, List.of(
+        new String[] {Long.toString(GAMMA_KEYS * GAMMA_SPLIT), Long.toString(k * s)},
+        new String[] {Long.toString(GAMMA_KEYS), Long.toString(k)},
+        new String[] {Long.toString(GAMMA_SPLIT), Long.toString(s)}));
+    Params call = Emitter.params("name", new ParamValue.Str("random_gamma"), "jaxpr", new ParamValue.JaxprValue(body));
+    Atom r = em.emit("jit", call, new ArrayType(d, grid), keys, alphas);
+    return at.shape().equals(grid) ? r : em.reshape(r, at.shape());
+  }
+
+  private static ParamValue.Tuple ints(long x) {
+    return new ParamValue.Tuple(List.of(ParamValue.Int.of(x)));
+  }
+
+  /**
+   * The recorded jaxpr {@code name}, typed, with each traced number replaced by its value here
+   * ({@code replacements}: pairs, in order).
+   */
+  private Jaxpr instance(String name, boolean x64, List<String[]> replacements) {
+    StringBuilder key = new StringBuilder(name);
+    for (String[] r : replacements) key.append('_').append(r[1]);
+    return instances.computeIfAbsent(key.toString(), k -> {
+      String text = text(name);
+      for (String[] r : replacements) text = text.replace(r[0], r[1]);
+      Program p = JaxprParser.parse("expansions/" + name + ".jaxpr", text);
+      return TypePass.run(p, new TypeConfig(x64, PromotionMode.STANDARD), new Diagnostics()).main();
     });
   }
 

@@ -42,6 +42,7 @@ class LowerFunExpansionTest {
   void everyPrimitiveAndDtypeExpandsAtAnySizeIntoTypedEquations() {
     String[][] shapes = {{"[]"}, {"[0]"}, {"[2,3]"}, {"[9973]"}, {"[1,5,1]"}};
     for (String prim : LowerFunExpansion.PRIMITIVES) {
+      if (prim.equals("random_gamma")) continue;  // takes keys: randomGammaTakesKeysAndAlphas
       int arity = prim.startsWith("bessel_") ? 1 : prim.equals("regularized_incomplete_beta") ? 3 : 2;
       for (String dt : new String[] {"f32", "f64", "f16", "bf16"}) {
         for (String[] shape : shapes) {
@@ -62,6 +63,22 @@ class LowerFunExpansionTest {
           assertEquals(t, again.main().outs().get(0).type().text(), prim + " " + t);
         }
       }
+    }
+  }
+
+  @Test
+  void randomGammaTakesKeysAndAlphas() {
+    // A scalar key with alphas of any shape, and (vmap's form) a batch of keys leading the alphas.
+    String[][] forms = {{"key<fry>[]", "f32[3,4]"}, {"key<fry>[4]", "f32[4,5]"}, {"key<fry>[2,3]", "bf16[2,3,7]"},
+        {"key<fry>[]", "f64[]"}};
+    for (String[] f : forms) {
+      String text = "{ lambda ; k:" + f[0] + " a:" + f[1] + ". let z:" + f[1] + " = random_gamma[log_space=True] k a in (z,) }";
+      Program p = LowerFunExpansion.run(typed(text, f[1].startsWith("f64")));
+      List<String> prims = primitives(p.main());
+      assertFalse(prims.contains("random_gamma"), f[1] + ": " + prims);
+      assertTrue(prims.contains("while") && prims.contains("random_split"), f[1] + ": " + prims);
+      Program again = TypePass.run(p, new TypeConfig(f[1].startsWith("f64"), PromotionMode.STANDARD), new Diagnostics());
+      assertEquals(f[1], again.main().outs().get(0).type().text());
     }
   }
 

@@ -31,7 +31,7 @@ public final class Support {
   private static final Status SOLVE_INLINED = pending("its solve jaxpr applied to the solve consts and b, inlined by ir/pass/canon (what JAX's own implementation runs)");
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
   private static final Status LINALG = pending("linear algebra: later issue");
-  private static final Status LOWER_FUN = pending("special function: expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
+  private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
   private static final Status LATER = pending("later issue");
   private static final Status NOT_CPU = pending("Pallas TPU primitive: not compiled for CPU");
 
@@ -72,8 +72,8 @@ public final class Support {
       case CHOLESKY, EIGH, LU, QR, SVD, TRIANGULAR_SOLVE, TRIDIAGONAL_SOLVE -> LINALG;
       case FFT -> pending("fft: later issue");
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
-          RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
-      case APPROX_TOP_K, RNG_BIT_GENERATOR, RANDOM_GAMMA -> LATER;
+          RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
+      case APPROX_TOP_K, RNG_BIT_GENERATOR -> LATER;
       case EQ_TO, LE_TO, LT_TO -> lowered("fused: total-order comparison of sort comparators (emit/SortTotalOrder)");
       case ROLL, BITCAST -> NOT_CPU;
     };
