@@ -1494,6 +1494,15 @@ _so("sort_f64", lambda x: (jnp.sort(x), jnp.argsort(x)), lambda r: (arr(_SORT_VA
     x64=True)
 
 
+case("sort_approx_max_k", lambda x: lax.approx_max_k(x, 5), lambda r: (N(r, (4, 40)),),
+     "lax.approx_max_k (approx_top_k; exact off TPU: XLA's fallback sorts and keeps k)", EXACTF)
+case("sort_approx_min_k_dim0", lambda x: lax.approx_min_k(x, 3, reduction_dimension=0, aggregate_to_topk=False),
+     lambda r: (N(r, (30, 3)),), "lax.approx_min_k along dimension 0 without aggregation (keeps JAX's reduced size)",
+     EXACTF)
+case("sort_approx_max_k_f64_batched", jax.vmap(lambda x: lax.approx_max_k(x, 2, recall_target=0.9)),
+     lambda r: (N(r, (3, 2, 16), dt=f64),), "vmap of approx_max_k on f64", EXACTF, x64=True)
+
+
 # ============================================================================
 # SECTION: dot_general / einsum
 # ============================================================================

@@ -33,6 +33,7 @@ public final class Support {
   private static final Status LINALG = pending("linear algebra: later issue");
   private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
   private static final Status LATER = pending("later issue");
+  private static final Status APPROX = pending("top_k along the reduction dimension (of the negated operand for a min), what XLA's ApproxTopK fallback computes off TPU (ir/pass/ApproxTopK)");
   private static final Status NOT_CPU = pending("Pallas TPU primitive: not compiled for CPU");
 
   public static Status of(Primitive p) {
@@ -73,7 +74,8 @@ public final class Support {
       case FFT -> pending("fft: later issue");
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
           RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
-      case APPROX_TOP_K, RNG_BIT_GENERATOR -> LATER;
+      case APPROX_TOP_K -> APPROX;
+      case RNG_BIT_GENERATOR -> LATER;
       case EQ_TO, LE_TO, LT_TO -> lowered("fused: total-order comparison of sort comparators (emit/SortTotalOrder)");
       case ROLL, BITCAST -> NOT_CPU;
     };
@@ -110,7 +112,7 @@ public final class Support {
 
   /** Calls, PRNG key primitives and lower_fun special functions never reach the planner: passes rewrite them first. */
   private static boolean rewrittenBefore(Status s) {
-    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN;
+    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN || s == APPROX;
   }
 
   private static Status lowered(String by) {
