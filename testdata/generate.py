@@ -2482,6 +2482,28 @@ _rn("poisson", lambda k, lam: (jax.random.poisson(k, lam), jax.random.poisson(k,
 _rn("beta_dirichlet", lambda k, a, b, al: (jax.random.beta(k, a, b), jax.random.dirichlet(k, al, (3,))),
     lambda r: (_key(24), U(r, (6,), 0.5, 4.0), U(r, (6,), 0.5, 4.0), U(r, (4,), 0.5, 3.0)),
     "jax.random.beta and dirichlet (built on random_gamma)", T32S)
+def _rbg(alg, shapes_dtypes):
+    def fn(k):
+        outs = []
+        for shape, dt in shapes_dtypes:
+            k, bits = lax.rng_bit_generator(k, shape, dtype=dt, algorithm=alg)
+            outs.append(bits)
+        return (k, *outs)
+    return fn
+
+
+_RBG_OUTS = [((5,), np.uint32), ((3, 4), np.uint32), ((7, 1, 3), np.uint32), ((), np.uint32), ((6,), np.uint8),
+             ((2, 3), np.uint16), ((5,), np.uint64), ((2, 2), np.uint64), ((0,), np.uint32)]
+for _alg, _an in ((lax.RandomAlgorithm.RNG_DEFAULT, "default"), (lax.RandomAlgorithm.RNG_PHILOX, "philox"),
+                  (lax.RandomAlgorithm.RNG_THREE_FRY, "three_fry")):
+    _rn(f"rng_bit_generator_{_an}", _rbg(_alg, _RBG_OUTS),
+        functools.partial(lambda r: (r.integers(0, 2 ** 32, 4, dtype=np.uint64).astype(np.uint32),)),
+        f"lax.rng_bit_generator ({_an}): chained states, u32/u8/u16/u64 words, odd, unit and empty shapes", EXACT,
+        x64=True)
+_rn("rng_bit_generator_carry", _rbg(lax.RandomAlgorithm.RNG_PHILOX, [((9,), np.uint32), ((3,), np.uint64)]),
+    lambda r: (np.array([7, 9, 0xFFFFFFFF, 0xFFFFFFFF], np.uint32),),
+    "rng_bit_generator with the counter about to wrap (Philox's carry into the key word, the state's wrap)", EXACT,
+    x64=True)
 _rn("normal", lambda k: jax.random.normal(k, (4, 8)), lambda r: (_key(0),), "jax.random.normal (threefry, erf_inv)")
 _rn("uniform", lambda k: (jax.random.uniform(k, (16,)), jax.random.uniform(k, (3, 3), minval=-2.0, maxval=5.0)),
     lambda r: (_key(1),), "jax.random.uniform default and with bounds")

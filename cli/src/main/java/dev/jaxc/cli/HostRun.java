@@ -2,6 +2,7 @@ package dev.jaxc.cli;
 
 import dev.jaxc.frontend.LowerFunExpansion;
 import dev.jaxc.ir.pass.ApproxTopK;
+import dev.jaxc.ir.pass.random.RngBitGeneratorExpansion;
 import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.PhaseTimer;
@@ -55,7 +56,7 @@ final class HostRun {
   /** As above, timed as the phase "canon". */
   static Program lower(Program typed, PhaseTimer timer) {
     return timer.time("canon", () -> ScanMapHoisting.run(LoopInvariantHoisting.run(
-        RandomExpansion.run(CanonicalPipeline.run(ApproxTopK.run(LowerFunExpansion.run(RngUniformKeys.run(typed))))))));
+        RandomExpansion.run(CanonicalPipeline.run(RngBitGeneratorExpansion.run(ApproxTopK.run(LowerFunExpansion.run(RngUniformKeys.run(typed)))))))));
   }
 
   /** The C symbol for a model file: its stem with non-identifier characters replaced by '_'. */

@@ -32,7 +32,7 @@ public final class Support {
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
   private static final Status LINALG = pending("linear algebra: later issue");
   private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
-  private static final Status LATER = pending("later issue");
+  private static final Status RNG_BITS = pending("XLA's expansion: Philox-4x32-10 (RNG_DEFAULT, RNG_PHILOX) or ThreeFry-2x32 on u32/u64 words, XLA's state update (ir/pass/random/RngBitGeneratorExpansion)");
   private static final Status APPROX = pending("top_k along the reduction dimension (of the negated operand for a min), what XLA's ApproxTopK fallback computes off TPU (ir/pass/ApproxTopK)");
   private static final Status NOT_CPU = pending("Pallas TPU primitive: not compiled for CPU");
 
@@ -75,7 +75,7 @@ public final class Support {
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
           RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
       case APPROX_TOP_K -> APPROX;
-      case RNG_BIT_GENERATOR -> LATER;
+      case RNG_BIT_GENERATOR -> RNG_BITS;
       case EQ_TO, LE_TO, LT_TO -> lowered("fused: total-order comparison of sort comparators (emit/SortTotalOrder)");
       case ROLL, BITCAST -> NOT_CPU;
     };
@@ -112,7 +112,7 @@ public final class Support {
 
   /** Calls, PRNG key primitives and lower_fun special functions never reach the planner: passes rewrite them first. */
   private static boolean rewrittenBefore(Status s) {
-    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN || s == APPROX;
+    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN || s == APPROX || s == RNG_BITS;
   }
 
   private static Status lowered(String by) {

@@ -2,6 +2,7 @@ package dev.jaxc.backend.llvm.emit;
 
 import dev.jaxc.frontend.LowerFunExpansion;
 import dev.jaxc.ir.pass.ApproxTopK;
+import dev.jaxc.ir.pass.random.RngBitGeneratorExpansion;
 import dev.jaxc.frontend.JaxprParser;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.diag.Diagnostics;
@@ -18,6 +19,6 @@ public final class Compile {
 
   public static Program program(String text) {
     Program typed = TypePass.run(JaxprParser.parse("test.jaxpr", text), new TypeConfig(true, PromotionMode.STANDARD), new Diagnostics());
-    return RandomExpansion.run(CanonicalPipeline.run(ApproxTopK.run(LowerFunExpansion.run(RngUniformKeys.run(typed)))));
+    return RandomExpansion.run(CanonicalPipeline.run(RngBitGeneratorExpansion.run(ApproxTopK.run(LowerFunExpansion.run(RngUniformKeys.run(typed))))));
   }
 }
