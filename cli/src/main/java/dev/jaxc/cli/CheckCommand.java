@@ -107,7 +107,9 @@ final class CheckCommand implements Callable<Integer> {
     }
     if (t.equals("host") && (cpu != null || valgrind)) {
       // valgrind cannot run AVX-512 code, which the host target may use.
-      throw new ParameterException(spec.commandLine(), (valgrind ? "--valgrind" : "--cpu") + ": needs -target x86_64 or aarch64");
+      throw new ParameterException(spec.commandLine(), valgrind
+          ? "--valgrind: needs -target " + CompileTarget.arch(TargetSpec.host()) + " (valgrind cannot run every host CPU's code, e.g. AVX-512)"
+          : "--cpu: needs -target x86_64 or aarch64");
     }
     if (t.equals("host")) return checkAll((typed, name, in) -> HostRun.run(typed, name, in), Optional.empty());
     TargetSpec targetSpec;
@@ -116,6 +118,8 @@ final class CheckCommand implements Callable<Integer> {
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (valgrind && targetSpec.arch() != TargetSpec.host().arch())
+      throw new ParameterException(spec.commandLine(), "--valgrind: runs only this machine's architecture, not " + CompileTarget.arch(targetSpec));
     CompiledRun.Checker checker = valgrind ? CompiledRun.Checker.VALGRIND : CompiledRun.Checker.NONE;
     try (CompiledRun compiled = CompiledRun.open(targetSpec, checker)) {
       return checkAll((typed, name, in) -> compiled.run(HostRun.lower(typed), name, in),

@@ -105,6 +105,19 @@ class ValgrindCorpusTest {
     }
   }
 
+  /** Valgrind cannot run AVX-512 code (the host target may use it) nor another architecture's. */
+  @Test
+  void valgrindNeedsANamedX86Target() {
+    String cases = Corpus.testdata("cases/bounds_switch_extremes").toString();
+    CliRunner host = CliRunner.run("check", "--valgrind", cases);
+    assertEquals(ExitCode.USAGE, host.status());
+    assertTrue(host.firstErrLine().contains("--valgrind: needs -target " + CompileTarget.arch(TargetSpec.host())), host.err());
+    String other = TargetSpec.host().arch() == TargetSpec.Arch.AARCH64 ? "x86_64" : "aarch64";
+    CliRunner foreign = CliRunner.run("check", "--target", other, "--valgrind", cases);
+    assertEquals(ExitCode.USAGE, foreign.status());
+    assertTrue(foreign.firstErrLine().contains("--valgrind: runs only this machine's architecture, not " + other), foreign.err());
+  }
+
   static boolean canRun() {
     return System.getProperty("os.arch").matches("amd64|x86_64") && Linker.onPath("valgrind").isPresent()
         && Linker.onPath("cc").isPresent() && Linker.command(TargetSpec.x86_64()).isPresent();
