@@ -110,7 +110,7 @@ final class CompileOutputs {
         byte[] bytes = e.getValue();
         staged.add(AtomicWrite.stage(current, out -> out.write(bytes)));
       }
-      for (AtomicWrite.Staged s : staged) s.commit();
+      AtomicWrite.commitAll(staged);
       if (!contents.isEmpty()) timer.record("write", System.nanoTime() - t0);
       return Optional.empty();
     } catch (IOException e) {

@@ -39,8 +39,10 @@ class CompileFaultsTest {
 
   /**
    * A 12-layer transformer compiled in a child JVM and killed, with SIGTERM or SIGKILL, at several
-   * points of its compile (fractions of a full compile's time): its directory then holds nothing,
-   * or only whole outputs, each byte-identical to a full compile's, and no temporary.
+   * points of its compile (fractions of a full compile's time, and while its outputs are being
+   * written): its directory then holds nothing, or only whole outputs, each byte-identical to a
+   * full compile's; after SIGTERM all three or none and no temporary; after SIGKILL a temporary
+   * at most, which the next compile there removes.
    */
   @Test
   void aKilledCompileLeavesNoPartialOutputOrTemporary(@TempDir Path tmp) throws Exception {
@@ -72,7 +74,8 @@ class CompileFaultsTest {
         List<String> left = names(dir);
         List<String> temps = left.stream().filter(n -> n.endsWith(".tmp")).toList();
         System.out.printf("CompileFaultsTest: %s: exit %d, left %s%n", what, p.exitValue(), left);
-        if (!force) assertEquals(List.of(), temps, what);
+        // SIGTERM: the outputs appear together or not at all (the hook lets a commit finish).
+        if (!force) assertTrue(left.isEmpty() || left.equals(outputs), what + ": " + left);
         for (String n : left) {
           if (!n.endsWith(".tmp")) assertArrayEquals(Files.readAllBytes(ref.resolve(n)), Files.readAllBytes(dir.resolve(n)), what + ": " + n);
         }

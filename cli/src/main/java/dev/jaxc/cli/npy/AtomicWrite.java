@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,13 +23,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * target is left as it was.
  *
  * <p>A process stopped while writing leaves nothing either: on SIGTERM, SIGINT or SIGHUP a shutdown
- * hook removes the temporaries in flight. SIGKILL runs no code, so a temporary is named after its
- * process ({@code .NAME.PID-RANDOM.tmp}) and the next write to the same target removes those whose
- * process is gone.
+ * hook removes the temporaries in flight, after any {@link #commitAll} under way has renamed all
+ * of its files (so a set of outputs appears whole or not at all). SIGKILL runs no code, so a
+ * temporary is named after its process ({@code .NAME.PID-RANDOM.tmp}) and the next write to the
+ * same target removes those whose process is gone.
  */
 public final class AtomicWrite {
   private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
   private static final long PID = ProcessHandle.current().pid();
+  /** Held while files are renamed into place, and by the shutdown hook. */
+  private static final Object COMMIT = new Object();
+  /** Set by the shutdown hook: no temporary may be created or committed after it. */
+  private static volatile boolean closing;
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(AtomicWrite::removeInFlight, "jaxc-atomic-write-cleanup"));
@@ -68,8 +74,7 @@ public final class AtomicWrite {
 
     /** One rename(2): ATOMIC_MOVE replaces an existing target on POSIX and Windows alike. */
     public void commit() throws IOException {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-      IN_FLIGHT.remove(tmp);
+      commitAll(List.of(this));
     }
 
     /** Removes the temporary; a failure to do so is added to {@code cause}. */
@@ -83,6 +88,20 @@ public final class AtomicWrite {
     }
   }
 
+  /**
+   * Renames every staged file into place; a shutdown (SIGTERM) lets all of them finish, or, if it
+   * came first, none begins. A failure leaves those before it in place.
+   */
+  public static void commitAll(List<Staged> files) throws IOException {
+    synchronized (COMMIT) {
+      if (closing) throw new IOException("the process is ending");
+      for (Staged f : files) {
+        Files.move(f.tmp, f.target, StandardCopyOption.ATOMIC_MOVE);
+        IN_FLIGHT.remove(f.tmp);
+      }
+    }
+  }
+
   /** Writes the content to a temporary beside {@code target}, forced to disk; on failure removes it. */
   public static Staged stage(Path target, Body body) throws IOException {
     sweep(target);
@@ -92,6 +111,8 @@ public final class AtomicWrite {
     Staged staged = new Staged(tmp, target);
     try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16)) {
+      // Created after the shutdown hook removed the temporaries in flight: remove it here.
+      if (closing) throw new IOException("the process is ending");
       body.writeTo(out);
       out.flush();
       channel.force(true);
@@ -140,6 +161,9 @@ public final class AtomicWrite {
   }
 
   private static void removeInFlight() {
+    synchronized (COMMIT) {
+      closing = true;
+    }
     for (Path p : IN_FLIGHT) {
       try {
         Files.deleteIfExists(p);
