@@ -2687,5 +2687,140 @@ _m("class_test_denormals", _class_tests, lambda r: (np.array(_DENORMALS, f32),),
 _m("class_test_denormals_f64", _class_tests, lambda r: (np.array(_DENORMALS[:2] + [1e-310, 5e-324] + _DENORMALS[3:], f64),),
    "zero tests of f64 denormals alone and combined with inf tests", EXACTF, x64=True)
 
+# ============================================================================
+# SECTION: bounds -- indices built to attack memory safety (issue 9): negative, huge and INT_MIN
+# indices into gather, scatter, dynamic_slice, dynamic_update_slice and cond/switch, and loops that
+# run zero times. XLA clamps (gather, dynamic_slice, dynamic_update_slice, cond's index to the last
+# branch) or drops (scatter) exactly as these goldens record; each runs under valgrind too.
+# ============================================================================
+IMIN, IMAX = -2**31, 2**31 - 1
+_HOSTILE = np.array([0, -1, 6, 7, 8, IMAX, IMIN, IMIN + 1, IMAX - 1, -7, -8, 1 << 30, -(1 << 30)], i32)
+_GDN = lax.GatherDimensionNumbers
+_SDN = lax.ScatterDimensionNumbers
+_MODES = {"promise": lax.GatherScatterMode.PROMISE_IN_BOUNDS, "clip": lax.GatherScatterMode.CLIP,
+          "fill": lax.GatherScatterMode.FILL_OR_DROP}
+
+
+def _b(name, fn, gen, desc, tol=EXACTF, x64=False):
+    case(f"bounds_{name}", fn, gen, desc, tol, x64=x64)
+
+
+def _gather_rows(x, i, mode):
+    """Raw gather of 2x3 windows of a 2-D operand at (row, col) starts: no index normalisation."""
+    dn = _GDN(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1))
+    return lax.gather(x, i, dn, (2, 3), mode=_MODES[mode], fill_value=-5.0 if mode == "fill" else None)
+
+
+def _hostile_pairs(dt=i32):
+    v = [0, -1, 4, 5, IMAX, IMIN, IMIN + 1, IMAX - 1, 1 << 30, -(1 << 30), 2, 3]
+    if dt == i64:
+        v += [2**32, 2**32 + 1, -2**63, 2**63 - 1, -2**32]
+    a = np.array(v, dt)
+    return np.stack([a, np.roll(a, 3)], axis=1)
+
+
+_b("gather_jnp_i32", lambda x, i: (x[i], x.at[i].get(mode="clip"), x.at[i].get(mode="fill", fill_value=-1.0)),
+   lambda r: (N(r, (7,)), _HOSTILE),
+   "x[idx] (negatives wrapped once, then clamped), clip and fill modes with INT_MIN/INT_MAX/huge indices")
+for _m_name in ("promise", "clip", "fill"):
+    _b(f"gather_window_{_m_name}", functools.partial(_gather_rows, mode=_m_name),
+       lambda r: (N(r, (6, 5)), _hostile_pairs()),
+       f"raw 2x3-window gather, mode {_MODES[_m_name].name}, start indices near INT_MIN/INT_MAX (window overflows i32)")
+_b("gather_window_i64", functools.partial(_gather_rows, mode="promise"), lambda r: (N(r, (6, 5)), _hostile_pairs(i64)),
+   "raw 2x3-window gather with int64 starts: 2^32 (0 when truncated to i32), INT64_MIN, INT64_MAX", x64=True)
+_b("gather_window_i64_fill", functools.partial(_gather_rows, mode="fill"), lambda r: (N(r, (6, 5)), _hostile_pairs(i64)),
+   "raw 2x3-window gather, fill mode, int64 starts beyond i32", x64=True)
+
+
+def _gather_small(x, i8i, u8i, u32i):
+    dn = _GDN(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+    g = lambda i, m: lax.gather(x, i[:, None], dn, (1,), mode=_MODES[m], fill_value=None)
+    return g(i8i, "promise"), g(i8i, "fill"), g(u8i, "promise"), g(u8i, "fill"), g(u32i, "promise"), g(u32i, "fill")
+
+
+_b("gather_index_dtypes", _gather_small,
+   lambda r: (N(r, (300,)), np.array([0, -1, -128, 127, 5], i8), np.array([0, 255, 128, 127, 44], u8),
+              np.array([0, 2**32 - 1, 2**31, 299, 300], u32)),
+   "raw gather with int8 (-128), uint8 (255 > -1 as signed) and uint32 (2^32-1, 2^31) indices, promise and fill")
+
+
+# For .set, whose result with duplicate destinations is implementation-defined: the destinations
+# that survive (after negatives wrap once) are distinct.
+_HOSTILE_SET = np.array([0, 7, IMAX, IMIN, IMIN + 1, -8, 1 << 30, -(1 << 30), 3, 8, IMAX - 1, -3, 2], i32)
+
+
+def _scatter_1d(x, i, j, v):
+    return (x.at[j].set(v), x.at[i].add(v), x.at[i].add(v, mode="clip"), x.at[i].max(v, mode="clip"),
+            x.at[i].max(v, mode="promise_in_bounds"), x.at[i].mul(v, mode="drop"))
+
+
+_b("scatter_jnp_i32", _scatter_1d, lambda r: (N(r, (7,)), _HOSTILE, _HOSTILE_SET, N(r, (13,))),
+   "x.at[idx].set/add/max/mul in drop, clip and promise modes with INT_MIN/INT_MAX/huge indices", T32)
+
+
+def _scatter_window(x, i, u, mode):
+    dn = _SDN(update_window_dims=(1, 2), inserted_window_dims=(), scatter_dims_to_operand_dims=(0, 1))
+    # max and add: overlapping windows give one result whatever the order.
+    return (lax.scatter_max(x, i, u, dn, mode=_MODES[mode]), lax.scatter_add(x, i, u, dn, mode=_MODES[mode]))
+
+
+for _m_name in ("promise", "clip", "fill"):
+    _b(f"scatter_window_{_m_name}", functools.partial(_scatter_window, mode=_m_name),
+       lambda r: (N(r, (6, 5)), _hostile_pairs(), N(r, (12, 2, 3))),
+       f"raw scatter-max/scatter-add of 2x3 windows, mode {_MODES[_m_name].name}, starts near INT_MIN/INT_MAX", T32)
+_b("scatter_window_i64", functools.partial(_scatter_window, mode="fill"),
+   lambda r: (N(r, (6, 5)), _hostile_pairs(i64), N(r, (17, 2, 3))),
+   "raw window scatter with int64 starts beyond i32 (2^32 must not wrap to 0): dropped", T32, x64=True)
+
+
+def _dyn(x, i, j, u):
+    return (lax.dynamic_slice(x, (i, j), (2, 3)), lax.dynamic_slice(x, (j, i), (6, 5)),
+            lax.dynamic_update_slice(x, u, (i, j)), lax.dynamic_update_slice(x, u, (j, i)),
+            lax.dynamic_index_in_dim(x, i, 0, keepdims=False), lax.dynamic_slice_in_dim(x, j, 0, axis=1))
+
+
+for _nm, (_i, _j) in (("min_max", (IMIN, IMAX)), ("max_min", (IMAX, IMIN)), ("minus_one", (-1, -6)),
+                      ("min_plus", (IMIN + 1, IMAX - 1))):
+    _b(f"dynamic_slice_{_nm}", _dyn,
+       functools.partial(lambda r, i, j: (N(r, (6, 5)), np.int32(i), np.int32(j), N(r, (2, 3))), i=_i, j=_j),
+       f"dynamic_slice / dynamic_update_slice (and a 0-wide slice) with starts ({_i}, {_j}): clamped so the window fits")
+_b("dynamic_slice_i64", _dyn, lambda r: (N(r, (6, 5)), np.int64(2**32), np.int64(-2**63), N(r, (2, 3))),
+   "dynamic_slice / dynamic_update_slice with int64 starts 2^32 and INT64_MIN", x64=True)
+_b("dynamic_slice_u32", _dyn, lambda r: (N(r, (6, 5)), np.uint32(2**32 - 1), np.uint32(2**31), N(r, (2, 3))),
+   "dynamic_slice / dynamic_update_slice with uint32 starts 2^32-1 and 2^31 (huge, not negative)")
+
+
+def _raw_cond(i, x):
+    """cond with an index straight from the input (lax.switch would clamp it first): XLA runs the
+    last branch for any index outside [0, n)."""
+    from jax._src.lax.control_flow.conditionals import cond_p
+    spec = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    branches = tuple(jax.make_jaxpr(b)(spec) for b in (lambda v: v + 1.0, lambda v: v * 2.0, lambda v: v - 5.0))
+    return cond_p.bind(i, x, branches=branches)[0]
+
+
+for _nm, _i in (("int_min", IMIN), ("minus_one", -1), ("n", 3), ("int_max", IMAX), ("one", 1)):
+    _b(f"cond_raw_index_{_nm}", _raw_cond, functools.partial(lambda r, i: (np.int32(i), N(r, (4,))), i=_i),
+       f"cond primitive on a raw index {_i} (no clamp in the jaxpr): XLA runs the last branch when out of range", T32)
+_b("switch_extremes", lambda i, j, x: (lax.switch(i, [lambda v: v + 1.0, lambda v: v * 2.0, lambda v: -v], x),
+                                       lax.switch(j, [lambda v: v + 1.0, lambda v: v * 2.0, lambda v: -v], x)),
+   lambda r: (np.int32(IMIN), np.int32(IMAX), N(r, (4,))), "lax.switch with INT_MIN and INT_MAX (clamped in the jaxpr)", T32)
+
+
+def _zero_trip(n, x, i):
+    # Bodies that would index out of bounds if they ran: they must not run.
+    w = lax.fori_loop(0, n, lambda k, c: c.at[i + k].set(1e9, mode="promise_in_bounds") + x[i + 1000], x)
+    z = lax.while_loop(lambda c: c[0] < 0, lambda c: (c[0] + 1, lax.dynamic_update_slice(c[1], x[:2] * 3.0, (i,))),
+                       (np.int32(0), x))[1]
+    s = lax.scan(lambda c, e: (c + e, c * e), np.float32(0.0), x[:0])
+    return w, z, s[0], s[1]
+
+
+_b("while_zero_trips", _zero_trip, lambda r: (np.int32(IMIN), N(r, (5,)), np.int32(IMAX)),
+   "fori_loop to INT_MIN, a while false at entry, and a scan over 0 rows: bodies with hostile indices never run")
+_b("fori_negative_trips", lambda lo, hi, x: lax.fori_loop(lo, hi, lambda k, c: c + x[k], np.float32(0.0)),
+   lambda r: (np.int32(IMAX), np.int32(IMIN), N(r, (5,))), "fori_loop from INT_MAX to INT_MIN: zero trips, not 2^32 - 1")
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -50,7 +50,9 @@ import picocli.CommandLine.Spec;
       "x86_64 and aarch64 compile for that architecture's baseline, link a shared",
       "library and run it through a small C program, under qemu-user when the",
       "architecture is not this machine's (aarch64 here needs qemu-user,",
-      "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, and lld or that gcc)."
+      "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, and lld or that gcc).",
+      "--valgrind (with -target x86_64) runs each case's library under valgrind",
+      "memcheck: any invalid access or uninitialised output byte fails the case."
     })
 final class CheckCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "DIR", description = "Directories holding cases, searched recursively.")
@@ -61,6 +63,14 @@ final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--sm", paramLabel = "SM", description = "With -target ptx: the GPU architecture (default sm_80).")
   String sm;
+
+  @Option(names = "--cpu", paramLabel = "CPU",
+      description = "With -target x86_64 or aarch64: the CPU to compile for (LLVM's names, e.g. haswell).")
+  String cpu;
+
+  @Option(names = "--valgrind",
+      description = "With -target x86_64: run each case under valgrind memcheck; any error it reports fails the case.")
+  boolean valgrind;
 
   @Option(names = {"-j", "--jobs"}, paramLabel = "N",
       description = "Cases compiled and run at once (default: the number of processors).")
@@ -96,14 +106,23 @@ final class CheckCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return checkAll((typed, name, in) -> HostRun.runEmulated(HostRun.lower(typed), name, arch, in), Optional.empty());
     }
+    if (t.equals("host") && (cpu != null || valgrind)) {
+      // valgrind cannot run AVX-512 code, which the host target may use.
+      throw new ParameterException(spec.commandLine(), valgrind
+          ? "--valgrind: needs -target " + CompileTarget.arch(TargetSpec.host()) + " (valgrind cannot run every host CPU's code, e.g. AVX-512)"
+          : "--cpu: needs -target x86_64 or aarch64");
+    }
     if (t.equals("host")) return checkAll((typed, name, in) -> HostRun.run(typed, name, in), Optional.empty());
     TargetSpec targetSpec;
     try {
-      targetSpec = CompileTarget.spec(target, null, null, 3);
+      targetSpec = CompileTarget.spec(target, cpu, null, 3);
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    try (CompiledRun compiled = CompiledRun.open(targetSpec)) {
+    if (valgrind && targetSpec.arch() != TargetSpec.host().arch())
+      throw new ParameterException(spec.commandLine(), "--valgrind: runs only this machine's architecture, not " + CompileTarget.arch(targetSpec));
+    CompiledRun.Checker checker = valgrind ? CompiledRun.Checker.VALGRIND : CompiledRun.Checker.NONE;
+    try (CompiledRun compiled = CompiledRun.open(targetSpec, checker)) {
       return checkAll((typed, name, in) -> compiled.run(HostRun.lower(typed), name, in),
           compiled.unavailable().map(why -> "cannot run " + CompileTarget.arch(targetSpec) + " code here: " + why));
     }

@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
       "                    [--sm sm_70..sm_90] [--host-target host|x86_64|aarch64]",
       "                    [--cpu CPU|native] [--features +a,-b] [-O0|-O1|-O2|-O3]",
       "                    [--consts CONSTS.npz] [--x64] [--promotion MODE] [--debug]",
-      "                    [--time-passes] [-j N]",
+      "                    [--time-passes] [--max-workspace BYTES] [-j N]",
     },
     description = {
       "Compile models to .o, .so, assembly, LLVM IR or C headers.",
@@ -128,9 +128,17 @@ final class CompileCommand implements Callable<Integer> {
       description = "Print each phase's wall time and memory (Java heap, process RSS) to stderr.")
   boolean timePasses;
 
+  @Option(names = "--max-workspace", paramLabel = "BYTES",
+      description = "Fail (exit 1) when one call would need more work memory than BYTES (e.g. 1048576, 64M), "
+          + "naming the largest buffers.")
+  String maxWorkspace;
+
   @Mixin CommonOptions common;
   @Mixin DebugOption debug;
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** --max-workspace in bytes; -1 when not given. */
+  private long workspaceLimit = -1;
 
   @Override
   public Integer call() {
@@ -156,6 +164,7 @@ final class CompileCommand implements Callable<Integer> {
       checkName(entry);
       targetSpec = CompileTarget.spec(target, cpu, features, optLevel);
       paths = CompileOutputs.paths(kinds, output, entry);
+      if (maxWorkspace != null) workspaceLimit = WorkspaceLimit.parse(maxWorkspace);
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -182,6 +191,9 @@ final class CompileCommand implements Callable<Integer> {
       } catch (ConstsFile.Invalid e) {
         return fail(err, e.getMessage());
       }
+      Optional<String> tooLarge = workspaceLimit < 0 ? Optional.empty()
+          : WorkspaceLimit.check(lowered, workspaceLimit, model.toString());
+      if (tooLarge.isPresent()) return fail(err, tooLarge.get());
       try (CompiledModule m = Compiler.compile(lowered, targetSpec, entry, baked, Threading.DEFAULT, timer)) {
         Optional<String> problem = CompileOutputs.write(m, lowered.main(), baked.count(), paths,
             model.getFileName().toString(), timer);
@@ -214,6 +226,7 @@ final class CompileCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     if (cpu != null || features != null) throw new ParameterException(spec.commandLine(), "--cpu/--features: not with -target ptx (use --sm)");
+    if (maxWorkspace != null) throw new ParameterException(spec.commandLine(), "--max-workspace: not with -target ptx yet");
     String entry = name != null ? name : HostRun.entryName(model.getFileName().toString());
     Map<EmitKind, Path> paths;
     try {

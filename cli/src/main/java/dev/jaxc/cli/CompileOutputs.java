@@ -14,9 +14,12 @@ import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Var;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +31,9 @@ import java.util.Set;
  * every output goes to the current directory under its default name ({@link EmitKind#fileName});
  * {@code -o PATH} names the file when one kind is emitted, or a directory (which must exist, and
  * must be given when several kinds are emitted) that receives the default names. Every file is
- * written whole or not at all; all contents are made before the first file is written, and the
- * shared library (the step that can fail on a missing linker) is linked first.
+ * written whole or not at all ({@link AtomicWrite}); all contents, the shared library included
+ * (linked in a private temporary directory), are made before the first file is written, so a
+ * compile that fails or is killed before then leaves nothing at the target paths.
  */
 final class CompileOutputs {
   private CompileOutputs() {}
@@ -60,54 +64,74 @@ final class CompileOutputs {
       PhaseTimer timer) {
     Map<EmitKind, byte[]> contents = new EnumMap<>(EmitKind.class);
     List<byte[]> objects = paths.containsKey(EmitKind.OBJ) || paths.containsKey(EmitKind.SHARED) ? m.objects() : null;
-    for (EmitKind k : paths.keySet()) {
-      switch (k) {
-        case OBJ -> contents.put(k, timer.time("join objects", m::objectCode));
-        case ASM -> contents.put(k, m.assembly().getBytes(StandardCharsets.UTF_8));
-        case LLVM_IR -> contents.put(k, m.llvmIr().getBytes(StandardCharsets.UTF_8));
-        case HEADER -> contents.put(k, header(m.name(), main, baked, source).getBytes(StandardCharsets.UTF_8));
-        case SHARED -> { }  // linked below, straight to its path
-        case PTX -> throw new AssertionError(k);
+    try {
+      for (EmitKind k : paths.keySet()) {
+        switch (k) {
+          case OBJ -> contents.put(k, timer.time("join objects", m::objectCode));
+          case ASM -> contents.put(k, m.assembly().getBytes(StandardCharsets.UTF_8));
+          case LLVM_IR -> contents.put(k, m.llvmIr().getBytes(StandardCharsets.UTF_8));
+          case HEADER -> contents.put(k, header(m.name(), main, baked, source).getBytes(StandardCharsets.UTF_8));
+          case SHARED -> {
+            long t0 = System.nanoTime();
+            contents.put(k, Linker.sharedLibrary(objects, m.target()));
+            timer.record("link", System.nanoTime() - t0);
+          }
+          case PTX -> throw new AssertionError(k);
+        }
       }
+    } catch (Linker.LinkException e) {
+      return Optional.of(linkError(e));
+    } catch (IOException e) {
+      return Optional.of("jaxc: error: cannot link the shared library: " + reason(e));
     }
-    return store(contents, paths, path -> Linker.linkShared(objects, path, m.target()), timer);
+    return store(contents, paths, timer);
   }
 
-  /** Links the shared library to its path. */
-  private interface Link {
-    void to(Path path) throws Linker.LinkException, IOException;
+  /** A link failure in one line: what failed and the linker's first line of output. */
+  static String linkError(Linker.LinkException e) {
+    List<String> lines = e.getMessage().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    if (lines.size() < 2) return "jaxc: error: " + (lines.isEmpty() ? "linking failed" : lines.get(0));
+    String what = lines.get(0).startsWith("linking failed") ? "linking failed" : lines.get(0);
+    return "jaxc: error: " + what + ": " + lines.get(1);
   }
 
   /**
-   * Links the shared library first, when asked for (the step that can fail on a missing linker),
-   * then writes each content whole or not at all; empty when all are written, else the one-line
-   * error.
+   * Writes each content whole or not at all, and all of them or none: each goes to its temporary
+   * first, and only when all are written are they renamed into place. Empty when all are
+   * written, else the one-line error.
    */
-  private static Optional<String> store(Map<EmitKind, byte[]> contents, Map<EmitKind, Path> paths, Link link,
-      PhaseTimer timer) {
+  static Optional<String> store(Map<EmitKind, byte[]> contents, Map<EmitKind, Path> paths, PhaseTimer timer) {
     Path current = null;
+    List<AtomicWrite.Staged> staged = new ArrayList<>();
     try {
-      if (paths.containsKey(EmitKind.SHARED)) {
-        current = paths.get(EmitKind.SHARED);
-        long t0 = System.nanoTime();
-        link.to(current);
-        timer.record("link", System.nanoTime() - t0);
-      }
       long t0 = System.nanoTime();
       for (Map.Entry<EmitKind, byte[]> e : contents.entrySet()) {
         current = paths.get(e.getKey());
         byte[] bytes = e.getValue();
-        AtomicWrite.write(current, out -> out.write(bytes));
+        staged.add(AtomicWrite.stage(current, out -> out.write(bytes)));
       }
+      AtomicWrite.commitAll(staged);
       if (!contents.isEmpty()) timer.record("write", System.nanoTime() - t0);
       return Optional.empty();
-    } catch (Linker.LinkException e) {
-      return Optional.of("jaxc: error: " + e.getMessage());
-    } catch (NoSuchFileException e) {
-      return Optional.of(current + ": error: cannot write: no such directory");
     } catch (IOException e) {
-      return Optional.of(current + ": error: cannot write: " + e.getMessage());
+      for (AtomicWrite.Staged s : staged) s.discard(e);
+      Path dir = current.toAbsolutePath().getParent();
+      if (e instanceof NoSuchFileException && (dir == null || !Files.isDirectory(dir)))
+        return Optional.of(current + ": error: cannot write: no such directory");
+      return Optional.of(current + ": error: cannot write: " + reason(e));
     }
+  }
+
+  /** What went wrong, without the temporary file's name that a file system error carries. */
+  static String reason(IOException e) {
+    if (e instanceof AccessDeniedException) return "permission denied";
+    if (e instanceof FileSystemException f && f.getReason() != null) return lowerFirst(f.getReason());
+    if (e instanceof FileSystemException) return "cannot create a file in this directory";
+    return e.getMessage() == null ? e.getClass().getSimpleName() : lowerFirst(e.getMessage());
+  }
+
+  private static String lowerFirst(String s) {
+    return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
   }
 
   /**
@@ -130,11 +154,19 @@ final class CompileOutputs {
                   inputs.subList(baked, inputs.size()), main.outs(), p.sm())
               .getBytes(StandardCharsets.UTF_8));
         }
-        case SHARED -> { }  // linked below, straight to its path
+        case SHARED -> {
+          try {
+            contents.put(k, Linker.sharedLibrary(List.of(HostLibrary.object(p, host)), host));
+          } catch (Linker.LinkException e) {
+            return Optional.of(linkError(e));
+          } catch (IOException e) {
+            return Optional.of("jaxc: error: cannot link the shared library: " + reason(e));
+          }
+        }
         case ASM, LLVM_IR -> throw new AssertionError(k);
       }
     }
-    return store(contents, paths, path -> HostLibrary.linkShared(p, host, path), PhaseTimer.NONE);
+    return store(contents, paths, PhaseTimer.NONE);
   }
 
   private static String ptxText(PtxCompiler.Described d) {

@@ -25,7 +25,9 @@ import java.util.stream.Stream;
  * each is compiled for the target, linked as a shared library, and called by a small C runner
  * ({@code compiled_run.c}) on raw input blobs, natively or under qemu-user; the runner writes raw
  * output blobs. The runner is compiled once, when this object is opened, with the target's C
- * compiler. Cases may run from several threads at once; each gets its own directory.
+ * compiler. Cases may run from several threads at once; each gets its own directory. Under
+ * {@link Checker#VALGRIND} the runner runs under valgrind's memcheck, and any error it reports
+ * (a read or write outside a buffer, uninitialised bytes reaching an output file) fails the case.
  */
 final class CompiledRun implements AutoCloseable {
   /** Linking or running failed; the message says how (one line, plus the tool's output). */
@@ -38,6 +40,15 @@ final class CompiledRun implements AutoCloseable {
   }
 
   private static final long TIMEOUT_SECONDS = 600;
+  /** The runner's exit status when memcheck found an error (the runner's own are below 110). */
+  static final int VALGRIND_ERROR_STATUS = 125;
+
+  /** How the runner is watched. */
+  enum Checker {
+    NONE,
+    /** valgrind memcheck: invalid reads/writes, uninitialised bytes written out. */
+    VALGRIND
+  }
 
   private final TargetSpec spec;
   private final Path work;
@@ -55,8 +66,13 @@ final class CompiledRun implements AutoCloseable {
 
   /** Finds the tools and builds the runner in a new temporary directory (removed by close). */
   static CompiledRun open(TargetSpec spec) throws IOException {
+    return open(spec, Checker.NONE);
+  }
+
+  /** As above, the runner watched by {@code checker}. */
+  static CompiledRun open(TargetSpec spec, Checker checker) throws IOException {
     Path work = Files.createTempDirectory("jaxc-check");
-    CompiledRunTools.Result found = CompiledRunTools.find(spec);
+    CompiledRunTools.Result found = CompiledRunTools.find(spec, checker == Checker.VALGRIND);
     if (found.tools().isEmpty()) return new CompiledRun(spec, work, Optional.of(found.missing()), List.of(), null);
     CompiledRunTools tools = found.tools().get();
     Path source = work.resolve("runner.c");
@@ -72,7 +88,13 @@ final class CompiledRun implements AutoCloseable {
       String first = failed.get().lines().findFirst().orElse("");
       return new CompiledRun(spec, work, Optional.of("cannot build the runner: " + first + hint), List.of(), null);
     }
-    return new CompiledRun(spec, work, Optional.empty(), tools.launcher(), runner);
+    List<String> launcher = new ArrayList<>(tools.launcher());
+    if (checker == Checker.VALGRIND) {
+      // -q: only errors are printed; leaks are not errors here (the runner exits without freeing).
+      launcher.addAll(List.of(tools.valgrind().orElseThrow().toString(), "-q", "--tool=memcheck",
+          "--error-exitcode=" + VALGRIND_ERROR_STATUS, "--leak-check=no", "--show-error-list=no"));
+    }
+    return new CompiledRun(spec, work, Optional.empty(), List.copyOf(launcher), runner);
   }
 
   /** Why no case can run here (a missing tool and the package that has it); empty when they can. */
@@ -104,31 +126,41 @@ final class CompiledRun implements AutoCloseable {
       } catch (Linker.LinkException e) {
         throw new Failure(e.getMessage());
       }
-      List<String> cmd = new ArrayList<>(launcher);
-      cmd.addAll(List.of(runner.toString(), lib.toString(), name, Integer.toString(in.size())));
-      for (int k = 0; k < in.size(); k++) {
-        Path f = dir.resolve("in" + k + ".bin");
-        Files.write(f, in.get(k).data());
-        cmd.add(f.toString());
-      }
-      cmd.add(Integer.toString(outTypes.size()));
-      for (int k = 0; k < outTypes.size(); k++) {
-        cmd.add(Long.toString(HostRun.bytes(outTypes.get(k))));
-        cmd.add(dir.resolve("out" + k + ".bin").toString());
-      }
-      Optional<String> failed = execute("the runner", cmd, dir.resolve("run.log"));
-      if (failed.isPresent()) throw new Failure(failed.get().strip().replace('\n', ' '));
-      List<NpyArray> r = new ArrayList<>();
-      for (int k = 0; k < outTypes.size(); k++) {
-        ArrayType t = outTypes.get(k);
-        byte[] data = Files.readAllBytes(dir.resolve("out" + k + ".bin"));
-        if (data.length != HostRun.bytes(t)) throw new Failure("output " + k + ": the runner wrote " + data.length + " bytes");
-        r.add(NpyArray.of(t.dtype(), t.shape().sizes(), data));
-      }
-      return r;
+      return runLibrary(lib, name, in, outTypes, dir);
     } finally {
       delete(dir);
     }
+  }
+
+  /**
+   * Runs the entry point {@code name} of a linked library once on {@code in} (as the library takes
+   * them), with files in {@code dir}; returns its outputs.
+   */
+  List<NpyArray> runLibrary(Path lib, String name, List<NpyArray> in, List<ArrayType> outTypes, Path dir)
+      throws Failure, IOException {
+    if (unavailable.isPresent()) throw new IllegalStateException(unavailable.get());
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(List.of(runner.toString(), lib.toString(), name, Integer.toString(in.size())));
+    for (int k = 0; k < in.size(); k++) {
+      Path f = dir.resolve("in" + k + ".bin");
+      Files.write(f, in.get(k).data());
+      cmd.add(f.toString());
+    }
+    cmd.add(Integer.toString(outTypes.size()));
+    for (int k = 0; k < outTypes.size(); k++) {
+      cmd.add(Long.toString(HostRun.bytes(outTypes.get(k))));
+      cmd.add(dir.resolve("out" + k + ".bin").toString());
+    }
+    Optional<String> failed = execute("the runner", cmd, dir.resolve("run.log"));
+    if (failed.isPresent()) throw new Failure(failed.get().strip().replace('\n', ' '));
+    List<NpyArray> r = new ArrayList<>();
+    for (int k = 0; k < outTypes.size(); k++) {
+      ArrayType t = outTypes.get(k);
+      byte[] data = Files.readAllBytes(dir.resolve("out" + k + ".bin"));
+      if (data.length != HostRun.bytes(t)) throw new Failure("output " + k + ": the runner wrote " + data.length + " bytes");
+      r.add(NpyArray.of(t.dtype(), t.shape().sizes(), data));
+    }
+    return r;
   }
 
   /**
@@ -150,7 +182,8 @@ final class CompiledRun implements AutoCloseable {
     if (p.exitValue() == 0) return Optional.empty();
     String out = Files.readString(log, StandardCharsets.UTF_8).strip();
     int rc = p.exitValue();
-    String status = rc > 128 ? "died of signal " + (rc - 128) : "exited with " + rc;
+    String status = rc == VALGRIND_ERROR_STATUS ? "failed valgrind memcheck"
+        : rc > 128 ? "died of signal " + (rc - 128) : "exited with " + rc;
     return Optional.of(what + " " + status + (out.isEmpty() ? "" : ": " + out));
   }
 

@@ -14,10 +14,21 @@ import java.util.function.Predicate;
  * runner), a linker (for the shared library) and, for a foreign architecture, qemu-user with the
  * target's C library. Each missing tool is named with the Debian/Ubuntu package that has it.
  */
-record CompiledRunTools(Path cc, List<String> launcher) {
+record CompiledRunTools(Path cc, List<String> launcher, Optional<Path> valgrind) {
   /** Tools found for {@code spec}, or why a case cannot run here (one line). */
   static Result find(TargetSpec spec) {
-    return find(spec, TargetSpec.host().arch(), Linker::onPath, Files::exists);
+    return find(spec, false);
+  }
+
+  /** As above; {@code valgrind}: the runner is to run under valgrind (native targets only). */
+  static Result find(TargetSpec spec, boolean valgrind) {
+    Result r = find(spec, TargetSpec.host().arch(), Linker::onPath, Files::exists);
+    if (!valgrind || r.tools().isEmpty()) return r;
+    if (spec.arch() != TargetSpec.host().arch()) return missing("valgrind runs only this machine's architecture");
+    Optional<Path> v = Linker.onPath("valgrind");
+    if (v.isEmpty()) return missing("no valgrind (install valgrind)");
+    CompiledRunTools t = r.tools().get();
+    return new Result(Optional.of(new CompiledRunTools(t.cc(), t.launcher(), v)), "");
   }
 
   /**
@@ -47,7 +58,7 @@ record CompiledRunTools(Path cc, List<String> launcher) {
           + (foreign ? "gcc-" + arch.replace('_', '-') + "-linux-gnu" : "gcc") + ")");
     }
     if (Linker.command(spec, which).isEmpty()) return missing("no linker for " + arch + ": " + Linker.installHint(spec));
-    return new Result(Optional.of(new CompiledRunTools(cc.get(), launcher)), "");
+    return new Result(Optional.of(new CompiledRunTools(cc.get(), launcher, Optional.empty())), "");
   }
 
   /** Debian's package with the target's C library and headers for cross builds. */

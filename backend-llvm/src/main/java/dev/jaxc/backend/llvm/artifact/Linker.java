@@ -66,19 +66,40 @@ public final class Linker {
     linkShared(List.of(object), output, spec);
   }
 
-  /** Links objects (a partitioned module's, in order) into one shared library. */
+  /**
+   * Links objects (a partitioned module's, in order) into one shared library at {@code output}.
+   * The linker writes in a private temporary directory, never next to {@code output}, so a linker
+   * that fails or is killed leaves nothing there; the finished library is then renamed into place.
+   */
   public static void linkShared(List<byte[]> objects, Path output, TargetSpec spec) throws LinkException, IOException {
-    List<String> base = command(spec).orElseThrow(() -> new LinkException(
-        "no linker for " + spec.arch().name().toLowerCase(java.util.Locale.ROOT) + " found: " + installHint(spec)));
+    byte[] library = sharedLibrary(objects, spec);
     Path dir = output.toAbsolutePath().getParent();
     Path tmpOut = Files.createTempFile(dir, "." + output.getFileName(), ".tmp");
     try {
-      List<String> cmd = new ArrayList<>(base);
-      cmd.addAll(List.of("-o", tmpOut.toString()));
-      run(cmd, objects, base, spec);
+      Files.write(tmpOut, library);
       Files.move(tmpOut, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(tmpOut);
+    }
+  }
+
+  /** The shared library of the objects (a partitioned module's, in order), linked in a temporary directory. */
+  public static byte[] sharedLibrary(List<byte[]> objects, TargetSpec spec) throws LinkException, IOException {
+    List<String> base = command(spec).orElseThrow(() -> new LinkException(
+        "no linker for " + spec.arch().name().toLowerCase(java.util.Locale.ROOT) + " found: " + installHint(spec)));
+    Path dir = Files.createTempDirectory("jaxc-so");
+    Path out = dir.resolve("lib.so");
+    try {
+      List<String> cmd = new ArrayList<>(base);
+      cmd.addAll(List.of("-o", out.toString()));
+      run(cmd, objects, base, spec);
+      return Files.readAllBytes(out);
+    } finally {
+      // The linker may leave its own temporaries beside a failed output.
+      try (var s = Files.list(dir)) {
+        for (Path f : s.toList()) Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(dir);
     }
   }
 
