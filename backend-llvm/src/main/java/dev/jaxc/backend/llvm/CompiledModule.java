@@ -95,7 +95,8 @@ public final class CompiledModule implements AutoCloseable {
 
   /**
    * A relocatable ELF object for the target: a partitioned module's objects joined, or where the
-   * tools to join them are missing, the whole module compiled at once.
+   * tools to join them are missing, or their temporary files cannot be written (a full temporary
+   * directory), the whole module compiled at once, which needs no file.
    */
   public synchronized byte[] objectCode() {
     if (!Linker.canJoin()) return single();
@@ -103,7 +104,10 @@ public final class CompiledModule implements AutoCloseable {
     if (o.size() == 1) return o.get(0);
     try {
       return Linker.relocatable(o, tm.spec()).orElseThrow(() -> new AssertionError("canJoin said yes"));
-    } catch (Linker.LinkException | IOException e) {
+    } catch (IOException e) {
+      objects = null;
+      return single();
+    } catch (Linker.LinkException e) {
       throw new LlvmException("cannot join the partitions' objects: " + e.getMessage());
     }
   }
