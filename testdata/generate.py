@@ -1503,6 +1503,38 @@ case("sort_approx_max_k_f64_batched", jax.vmap(lambda x: lax.approx_max_k(x, 2, 
      lambda r: (N(r, (3, 2, 16), dt=f64),), "vmap of approx_max_k on f64", EXACTF, x64=True)
 
 
+def _spd(r, shape, dt):
+    a = r.standard_normal(shape)
+    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dt)
+
+
+for _dt in (f32, f64):
+    _dn, _tol = DT_NAME[_dt], ((2e-5, 2e-5) if _dt == f32 else (1e-12, 1e-12))
+    case(f"linalg_cholesky_{_dn}", jnp.linalg.cholesky, functools.partial(lambda r, dt: (_spd(r, (6, 6), dt),), dt=_dt),
+         f"jnp.linalg.cholesky of an SPD matrix ({_dn})", _tol, x64=_dt == f64)
+    case(f"linalg_cholesky_batched_{_dn}", jnp.linalg.cholesky,
+         functools.partial(lambda r, dt: (_spd(r, (2, 3, 5, 5), dt),), dt=_dt),
+         f"batched cholesky over two leading dims ({_dn})", _tol, x64=_dt == f64)
+    case(f"linalg_triangular_solve_{_dn}",
+         lambda a, b, c: tuple(lax.linalg.triangular_solve(a if low else jnp.swapaxes(a, -1, -2), b if left else c,
+                                                          left_side=left, lower=low, transpose_a=t, unit_diagonal=u)
+                               for left in (True, False) for low in (True, False) for t in (True, False)
+                               for u in (True, False)),
+         functools.partial(lambda r, dt: (np.tril(r.standard_normal((7, 7))).astype(dt) + 3 * np.eye(7, dtype=dt),
+                                          r.standard_normal((7, 4)).astype(dt), r.standard_normal((4, 7)).astype(dt)),
+                           dt=_dt),
+         f"triangular_solve in all 16 combinations of left_side, lower, transpose_a, unit_diagonal ({_dn})",
+         _tol, x64=_dt == f64)
+case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
+         jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
+         jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),
+     lambda r: (np.sort(U(r, (12,), -3, 3)), N(r, (12,)), U(r, (5,), -3, 3)),
+     "Gaussian-process regression: RBF kernel, cholesky, cho_solve, log-determinant", (1e-4, 1e-5))
+case("linalg_cholesky_not_pd", jnp.linalg.cholesky,
+     lambda r: (np.array([[4.0, 2, 1], [2, -5, 1], [1, 1, 9]], np.float32),),
+     "cholesky of a matrix that is not positive definite: NaN below the diagonal, as JAX gives", EXACTF)
+
+
 # ============================================================================
 # SECTION: dot_general / einsum
 # ============================================================================

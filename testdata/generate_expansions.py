@@ -189,6 +189,90 @@ def write_random_gamma():
             print(f"{name}.jaxpr: {len(text.splitlines())} lines")
 
 
+# Linear algebra: jaxc's own algorithms, written in JAX and traced like the others (LAPACK, which
+# XLA:CPU calls, is not JAX code), for a batch of B matrices: B = 9967, m = 9973 (the matrix
+# size), k = 9949 (triangular_solve's right-hand sides); jaxc substitutes the products first.
+LA_B, LA_M, LA_K = 9967, 9973, 9949
+LA_CHECK = (9941, 9931, 9929)
+
+
+def cholesky(a):
+    """The lower Cholesky factor of the lower triangle of a [m, m], column by column (each column
+    one masked matrix-vector product), zero above the diagonal; NaN below it where a pivot is not
+    positive, as JAX's LAPACK lowering gives."""
+    import jax.numpy as jnp
+    from jax import lax
+    m = a.shape[-1]
+    idx = jnp.arange(m)
+
+    def column(j, carry):
+        l, ok = carry
+        row = jnp.where(idx < j, l[j], 0)
+        pivot = l[j, j] - jnp.dot(row, row, precision=lax.Precision.HIGHEST)
+        d = jnp.sqrt(pivot)
+        col = (l[:, j] - jnp.dot(jnp.where(idx[None, :] < j, l, 0), row, precision=lax.Precision.HIGHEST)) / d
+        col = jnp.where(idx > j, col, jnp.where(idx == j, d, l[:, j]))
+        return l.at[:, j].set(col), ok & (pivot > 0)
+
+    l, ok = lax.fori_loop(0, m, column, (a, jnp.bool_(True)))
+    return jnp.where(idx[:, None] >= idx[None, :], jnp.where(ok, l, jnp.nan), 0)
+
+
+def triangular_solve(a, b, *, left_side, lower, transpose_a, unit_diagonal):
+    """op(a) x = b (left) or x op(a) = b (right), op(a) = a or aᵀ, a triangular [m, m]: reduced
+    to a lower, left, untransposed solve by transposes and reversals, then forward substitution
+    row by row (each row one masked vector-matrix product)."""
+    import jax.numpy as jnp
+    from jax import lax
+    m = a.shape[-1]
+    if not left_side:  # x op(a) = b  <=>  op(a)ᵀ xᵀ = bᵀ
+        return triangular_solve(a, b.T, left_side=True, lower=lower, transpose_a=not transpose_a,
+                                unit_diagonal=unit_diagonal).T
+    if transpose_a:  # aᵀ is triangular the other way
+        a, lower = a.T, not lower
+    if not lower:  # reversing rows and columns turns upper into lower
+        return triangular_solve(a[::-1, ::-1], b[::-1], left_side=True, lower=True, transpose_a=False,
+                                unit_diagonal=unit_diagonal)[::-1]
+    idx = jnp.arange(m)
+
+    def row(i, x):
+        s = jnp.dot(jnp.where(idx < i, a[i], 0), x, precision=lax.Precision.HIGHEST)
+        xi = b[i] - s if unit_diagonal else (b[i] - s) / a[i, i]
+        return x.at[i].set(xi)
+
+    return lax.fori_loop(0, m, row, b)
+
+
+def write_linalg():
+    import itertools
+
+    def symbolic(text, sizes):
+        b, m, k = sizes
+        for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (m * m, "<MM>"), (m * k, "<MK>"), (b * m, "<BM>"),
+                       (b * k, "<BK>"), (b, "<B>"), (m, "<M>"), (k, "<K>")):
+            text = text.replace(str(v), tag)
+        return text
+
+    def traced(fn, shapes, dt):
+        return str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, dt) for sh in shapes]))
+
+    for dt, tag in ((np.float32, "f32"), (np.float64, "f64")):
+        texts = [traced(cholesky, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"cholesky {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"cholesky_{tag}.jaxpr").write_text(texts[0] + "\n")
+        for left, low, trans, unit in itertools.product((True, False), repeat=4):
+            fn = partial(triangular_solve, left_side=left, lower=low, transpose_a=trans, unit_diagonal=unit)
+            texts = []
+            for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK):
+                texts.append(traced(fn, [(b, m, m), (b, m, k) if left else (b, k, m)], dt))
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"triangular_solve {tag}: the sizes are not free parameters of the trace")
+            name = f"triangular_solve_{'l' if left else 'r'}{'lo' if low else 'up'}{'t' if trans else 'n'}{'u' if unit else 'd'}_{tag}"
+            (OUT / f"{name}.jaxpr").write_text(texts[0] + "\n")
+        print(f"cholesky_{tag}.jaxpr and 16 triangular_solve_*_{tag}.jaxpr")
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (make, arity) in FUNCTIONS.items():
@@ -211,6 +295,7 @@ def main():
             (OUT / f"{name}_{tag}.jaxpr").write_text(text + "\n")
             print(f"{name}_{tag}.jaxpr: {len(text.splitlines())} lines, bit for bit with XLA on {count:,} inputs")
     write_random_gamma()
+    write_linalg()
     (OUT / "VERSION").write_text(f"jax {jax.__version__}\n")
 
 

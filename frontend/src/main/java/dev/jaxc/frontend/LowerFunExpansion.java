@@ -52,7 +52,7 @@ import java.util.Set;
 public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
-      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma");
+      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -81,6 +81,7 @@ public final class LowerFunExpansion extends EqnRewriter {
   /** What {@code _up_and_broadcast} and the lowering's trace compute for {@code e}. */
   private Atom expand(Eqn e, List<Atom> ins, Emitter em) {
     if (e.primitive().equals("random_gamma")) return gamma(e, ins, em);
+    if (e.primitive().equals("cholesky") || e.primitive().equals("triangular_solve")) return linalg(e, ins, em);
     ArrayType t = (ArrayType) e.outs().get(0).type();
     DType d = t.dtype();
     DType c = switch (d) {
@@ -161,6 +162,65 @@ public final class LowerFunExpansion extends EqnRewriter {
     return at.shape().equals(grid) ? r : em.reshape(r, at.shape());
   }
 
+  /** The batch, matrix size and right-hand-side count the linear algebra was traced at. */
+  private static final long LA_B = 9967;
+  private static final long LA_M = 9973;
+  private static final long LA_K = 9949;
+
+  /**
+   * cholesky and triangular_solve: jaxc's own algorithms, written in JAX and recorded like the
+   * others (generate_expansions.py), for a batch of B matrices of size m (and k right-hand sides):
+   * the batch dimensions flattened to B, the result reshaped back.
+   */
+  private Atom linalg(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64)
+      throw new JaxcException(e.primitive() + " of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    String name;
+    long k = 1;
+    Shape bShape = null;
+    ArrayType resultType = (ArrayType) e.outs().get(0).type();
+    if (e.primitive().equals("cholesky")) {
+      name = "cholesky";
+    } else {
+      boolean left = e.params().getBool("left_side", false);
+      long[] b = ((ArrayType) ins.get(1).type()).shape().sizes();
+      k = left ? b[r - 1] : b[r - 2];
+      bShape = left ? Shape.of(batch, m, k) : Shape.of(batch, k, m);
+      name = "triangular_solve_" + (left ? "l" : "r") + (e.params().getBool("lower", false) ? "lo" : "up")
+          + (e.params().getBool("transpose_a", false) ? "t" : "n") + (e.params().getBool("unit_diagonal", false) ? "u" : "d");
+    }
+    String tag = d == DType.F64 ? "f64" : "f32";
+    Shape flatA = Shape.of(batch, m, m);
+    List<Atom> args = new ArrayList<>();
+    args.add(at.shape().equals(flatA) ? ins.get(0) : em.reshape(ins.get(0), flatA));
+    if (bShape != null) {
+      Atom b = ins.get(1);
+      args.add(((ArrayType) b.type()).shape().equals(bShape) ? b : em.reshape(b, bShape));
+    }
+    long bb = batch;
+    long kk = k;
+    Jaxpr body = instance(name + "_" + tag, d == DType.F64, List.of(
+        pair(LA_B * LA_M * LA_M, bb * m * m), pair(LA_B * LA_M * LA_K, bb * m * kk), pair(LA_M * LA_M, m * m),
+        pair(LA_M * LA_K, m * kk), pair(LA_B * LA_M, bb * m), pair(LA_B * LA_K, bb * kk), pair(LA_B, bb), pair(LA_M, m),
+        pair(LA_K, kk)));
+    Shape flatOut = bShape != null ? bShape : flatA;
+    Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
+    Atom out = em.emit("jit", call, new ArrayType(d, flatOut), args.toArray(new Atom[0]));
+    return resultType.shape().equals(flatOut) ? out : em.reshape(out, resultType.shape());
+  }
+
+  private static String[] pair(long traced, long value) {
+    return new String[] {Long.toString(traced), Long.toString(value)};
+  }
+
   private static ParamValue.Tuple ints(long x) {
     return new ParamValue.Tuple(List.of(ParamValue.Int.of(x)));
   }
@@ -173,8 +233,10 @@ public final class LowerFunExpansion extends EqnRewriter {
     StringBuilder key = new StringBuilder(name);
     for (String[] r : replacements) key.append('_').append(r[1]);
     return instances.computeIfAbsent(key.toString(), k -> {
+      // Through placeholders, so that no value written in can be taken for a traced number.
       String text = text(name);
-      for (String[] r : replacements) text = text.replace(r[0], r[1]);
+      for (int i = 0; i < replacements.size(); i++) text = text.replace(replacements.get(i)[0], "\u0000" + i + "\u0000");
+      for (int i = 0; i < replacements.size(); i++) text = text.replace("\u0000" + i + "\u0000", replacements.get(i)[1]);
       Program p = JaxprParser.parse("expansions/" + name + ".jaxpr", text);
       return TypePass.run(p, new TypeConfig(x64, PromotionMode.STANDARD), new Diagnostics()).main();
     });
