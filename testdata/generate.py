@@ -1530,6 +1530,21 @@ case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),
      lambda r: (np.sort(U(r, (12,), -3, 3)), N(r, (12,)), U(r, (5,), -3, 3)),
      "Gaussian-process regression: RBF kernel, cholesky, cho_solve, log-determinant", (1e-4, 1e-5))
+for _dt, _cdt in ((f32, c64), (f64, c128)):
+    _dn, _tol = DT_NAME[_dt], ((2e-5, 2e-4) if _dt == f32 else (1e-11, 1e-10))
+    case(f"fft_c2c_{_dn}", lambda x, y, z: (jnp.fft.fft(x), jnp.fft.ifft(x), jnp.fft.fft(y), jnp.fft.ifft(z)),
+         functools.partial(lambda r, dt: (CN(r, (3, 12), dt), CN(r, (2, 97), dt), CN(r, (4, 96), dt)), dt=_cdt),
+         f"fft/ifft along the last axis: lengths 12, 97 (prime), 96 (four steps of 8·12) ({_dn})", _tol, x64=_dt == f64)
+    case(f"fft_real_{_dn}", lambda x, y: (jnp.fft.rfft(x), jnp.fft.irfft(jnp.fft.rfft(x)), jnp.fft.rfft(y),
+                                           jnp.fft.irfft(jnp.fft.rfft(y), n=15)),
+         functools.partial(lambda r, dt: (N(r, (4, 16), dt), N(r, (3, 15), dt)), dt=_dt),
+         f"rfft / irfft, even and odd lengths ({_dn})", _tol, x64=_dt == f64)
+    case(f"fft_multi_axis_{_dn}", lambda x: (jnp.fft.fft2(x), jnp.fft.ifftn(x), jnp.fft.rfft2(x.real),
+                                              jnp.fft.irfft2(jnp.fft.rfft2(x.real), s=(4, 10))),
+         functools.partial(lambda r, dt: (CN(r, (2, 4, 10), dt),), dt=_cdt),
+         f"fft2, ifftn over 3 axes, rfft2 and irfft2 ({_dn})", _tol, x64=_dt == f64)
+case("fft_spectral_filter", lambda x: jnp.fft.irfft(jnp.fft.rfft(x) * (jnp.arange(x.shape[-1] // 2 + 1) < 20), n=x.shape[-1]),
+     lambda r: (N(r, (2, 256)),), "a low-pass spectral filter: rfft, mask, irfft (length 256: four steps of 16·16)", (2e-5, 2e-4))
 case("linalg_cholesky_not_pd", jnp.linalg.cholesky,
      lambda r: (np.array([[4.0, 2, 1], [2, -5, 1], [1, 1, 9]], np.float32),),
      "cholesky of a matrix that is not positive definite: NaN below the diagonal, as JAX gives", EXACTF)

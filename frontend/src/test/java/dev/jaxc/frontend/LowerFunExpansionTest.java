@@ -42,7 +42,7 @@ class LowerFunExpansionTest {
   void everyPrimitiveAndDtypeExpandsAtAnySizeIntoTypedEquations() {
     String[][] shapes = {{"[]"}, {"[0]"}, {"[2,3]"}, {"[9973]"}, {"[1,5,1]"}};
     for (String prim : LowerFunExpansion.PRIMITIVES) {
-      if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve"))
+      if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve") || prim.equals("fft"))
         continue;  // not elementwise: their own tests below
       int arity = prim.startsWith("bessel_") ? 1 : prim.equals("regularized_incomplete_beta") ? 3 : 2;
       for (String dt : new String[] {"f32", "f64", "f16", "bf16"}) {
@@ -105,6 +105,26 @@ class LowerFunExpansionTest {
     // Complex matrices are not supported yet: a located error, not a wrong answer.
     assertThrows(JaxcException.class, () -> LowerFunExpansion.run(typed(
         "{ lambda ; a:c64[3,3]. let b:c64[3,3] = cholesky a in (b,) }", false)));
+  }
+
+  @Test
+  void fftOfEveryTypeAndAxisCount() {
+    String[] texts = {
+      "{ lambda ; a:c64[3,12]. let b:c64[3,12] = fft[fft_lengths=(12,) fft_type=0] a in (b,) }",
+      "{ lambda ; a:c128[4,96]. let b:c128[4,96] = fft[fft_lengths=(96,) fft_type=1] a in (b,) }",
+      "{ lambda ; a:f32[2,4,16]. let b:c64[2,4,9] = fft[fft_lengths=(4, 16) fft_type=2] a in (b,) }",
+      "{ lambda ; a:c64[2,4,9]. let b:f32[2,4,16] = fft[fft_lengths=(4, 16) fft_type=3] a in (b,) }",
+      "{ lambda ; a:c64[5,7,9]. let b:c64[5,7,9] = fft[fft_lengths=(5, 7, 9) fft_type=FftType.FFT] a in (b,) }",
+    };
+    for (String text : texts) {
+      boolean x64 = text.contains("c128");
+      Program p = LowerFunExpansion.run(typed(text, x64));
+      List<String> prims = primitives(p.main());
+      assertFalse(prims.contains("fft"), text + ": " + prims);
+      assertTrue(prims.contains("dot_general"), text + ": " + prims);
+      Program again = TypePass.run(p, new TypeConfig(x64, PromotionMode.STANDARD), new Diagnostics());
+      assertEquals(typed(text, x64).main().outs().get(0).type().text(), again.main().outs().get(0).type().text());
+    }
   }
 
   @Test

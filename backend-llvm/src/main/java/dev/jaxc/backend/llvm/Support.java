@@ -31,6 +31,7 @@ public final class Support {
   private static final Status SOLVE_INLINED = pending("its solve jaxpr applied to the solve consts and b, inlined by ir/pass/canon (what JAX's own implementation runs)");
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
   private static final Status LINALG = pending("linear algebra: later issue");
+  private static final Status FFT_OWN = pending("every fft_type, 1-3 axes, any length: a DFT as one product with the twiddle matrix for lengths up to 64 and primes, else four steps n = n1·n2, written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion); large primes are O(n²): no Bluestein yet");
   private static final Status LINALG_OWN = pending("linear algebra, f32 and f64: jaxc's own column-by-column algorithm, written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion); complex not yet");
   private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
   private static final Status RNG_BITS = pending("XLA's expansion: Philox-4x32-10 (RNG_DEFAULT, RNG_PHILOX) or ThreeFry-2x32 on u32/u64 words, XLA's state update (ir/pass/random/RngBitGeneratorExpansion)");
@@ -73,7 +74,7 @@ public final class Support {
       case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
       case CHOLESKY, TRIANGULAR_SOLVE -> LINALG_OWN;
       case EIGH, LU, QR, SVD, TRIDIAGONAL_SOLVE -> LINALG;
-      case FFT -> pending("fft: later issue");
+      case FFT -> FFT_OWN;
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
           RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
       case APPROX_TOP_K -> APPROX;
@@ -114,7 +115,7 @@ public final class Support {
 
   /** Calls, PRNG key primitives and lower_fun special functions never reach the planner: passes rewrite them first. */
   private static boolean rewrittenBefore(Status s) {
-    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN || s == APPROX || s == RNG_BITS || s == LINALG_OWN;
+    return s == INLINED || s == SOLVE_INLINED || s == RANDOM_PASS || s == LOWER_FUN || s == APPROX || s == RNG_BITS || s == LINALG_OWN || s == FFT_OWN;
   }
 
   private static Status lowered(String by) {

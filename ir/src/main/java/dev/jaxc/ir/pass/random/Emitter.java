@@ -110,7 +110,7 @@ public final class Emitter {
         ints(dims), "sharding", new ParamValue.None()), array(x).withShape(to).withWeak(false), x);
   }
 
-  Var concatenate(int dim, Atom... xs) {
+  public Var concatenate(int dim, Atom... xs) {
     List<Dim> dims = new ArrayList<>(array(xs[0]).shape().dims());
     long n = 0;
     for (Atom x : xs) n += sizes(array(x).shape())[dim];
