@@ -1525,6 +1525,23 @@ for _dt in (f32, f64):
                            dt=_dt),
          f"triangular_solve in all 16 combinations of left_side, lower, transpose_a, unit_diagonal ({_dn})",
          _tol, x64=_dt == f64)
+def _hpd(r, shape, dt):
+    a = r.standard_normal(shape) + 1j * r.standard_normal(shape)
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dt)
+
+
+for _dt in (c64, c128):
+    _dn, _tol = DT_NAME[_dt], ((2e-5, 2e-5) if _dt == c64 else (1e-12, 1e-12))
+    case(f"linalg_cholesky_{_dn}", jnp.linalg.cholesky, functools.partial(lambda r, dt: (_hpd(r, (2, 5, 5), dt),), dt=_dt),
+         f"jnp.linalg.cholesky of Hermitian positive definite matrices ({_dn})", _tol, x64=_dt == c128)
+    case(f"linalg_triangular_solve_{_dn}",
+         lambda a, b: tuple(lax.linalg.triangular_solve(a, b if left else jnp.swapaxes(b, -1, -2), left_side=left,
+                                                         lower=True, transpose_a=t, conjugate_a=cj)
+                            for left in (True, False) for t in (True, False) for cj in (True, False)),
+         functools.partial(lambda r, dt: ((np.tril(r.standard_normal((6, 6)) + 1j * r.standard_normal((6, 6)))
+                                           + 3 * np.eye(6)).astype(dt),
+                                          (r.standard_normal((6, 6)) + 1j * r.standard_normal((6, 6))).astype(dt)), dt=_dt),
+         f"complex triangular_solve: left/right, transpose_a, conjugate_a ({_dn})", _tol, x64=_dt == c128)
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

@@ -197,7 +197,7 @@ LA_CHECK = (9941, 9931, 9929)
 
 
 def cholesky(a):
-    """The lower Cholesky factor of the lower triangle of a [m, m], column by column (each column
+    """The lower Cholesky factor (L·Lᴴ) of the lower triangle of a [m, m], column by column (each column
     one masked matrix-vector product), zero above the diagonal; NaN below it where a pivot is not
     positive, as JAX's LAPACK lowering gives."""
     import jax.numpy as jnp
@@ -207,9 +207,9 @@ def cholesky(a):
 
     def column(j, carry):
         l, ok = carry
-        row = jnp.where(idx < j, l[j], 0)
-        pivot = l[j, j] - jnp.dot(row, row, precision=lax.Precision.HIGHEST)
-        d = jnp.sqrt(pivot)
+        row = jnp.conj(jnp.where(idx < j, l[j], 0))  # conj is the identity on reals
+        pivot = jnp.real(l[j, j] - jnp.dot(jnp.conj(row), row, precision=lax.Precision.HIGHEST))
+        d = jnp.sqrt(pivot).astype(l.dtype)
         col = (l[:, j] - jnp.dot(jnp.where(idx[None, :] < j, l, 0), row, precision=lax.Precision.HIGHEST)) / d
         col = jnp.where(idx > j, col, jnp.where(idx == j, d, l[:, j]))
         return l.at[:, j].set(col), ok & (pivot > 0)
@@ -256,7 +256,7 @@ def write_linalg():
     def traced(fn, shapes, dt):
         return str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, dt) for sh in shapes]))
 
-    for dt, tag in ((np.float32, "f32"), (np.float64, "f64")):
+    for dt, tag in ((np.float32, "f32"), (np.float64, "f64"), (np.complex64, "c64"), (np.complex128, "c128")):
         texts = [traced(cholesky, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"cholesky {tag}: the sizes are not free parameters of the trace")

@@ -176,8 +176,8 @@ public final class LowerFunExpansion extends EqnRewriter {
   private Atom linalg(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();
     DType d = at.dtype();
-    if (d != DType.F32 && d != DType.F64)
-      throw new JaxcException(e.primitive() + " of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException(e.primitive() + " of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
     if (!at.shape().isStatic()) throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
     long[] a = at.shape().sizes();
     int r = a.length;
@@ -198,17 +198,21 @@ public final class LowerFunExpansion extends EqnRewriter {
       name = "triangular_solve_" + (left ? "l" : "r") + (e.params().getBool("lower", false) ? "lo" : "up")
           + (e.params().getBool("transpose_a", false) ? "t" : "n") + (e.params().getBool("unit_diagonal", false) ? "u" : "d");
     }
-    String tag = d == DType.F64 ? "f64" : "f32";
+    String tag = d.shortName();
     Shape flatA = Shape.of(batch, m, m);
     List<Atom> args = new ArrayList<>();
-    args.add(at.shape().equals(flatA) ? ins.get(0) : em.reshape(ins.get(0), flatA));
+    Atom a0 = ins.get(0);
+    // conjugate_a: the solve of conj(a) (then transposed as transpose_a says), a no-op on reals.
+    if (e.primitive().equals("triangular_solve") && d.isComplex() && e.params().getBool("conjugate_a", false))
+      a0 = em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), at, a0);
+    args.add(at.shape().equals(flatA) ? a0 : em.reshape(a0, flatA));
     if (bShape != null) {
       Atom b = ins.get(1);
       args.add(((ArrayType) b.type()).shape().equals(bShape) ? b : em.reshape(b, bShape));
     }
     long bb = batch;
     long kk = k;
-    Jaxpr body = instance(name + "_" + tag, d == DType.F64, List.of(
+    Jaxpr body = instance(name + "_" + tag, d == DType.F64 || d == DType.C128, List.of(
         pair(LA_B * LA_M * LA_M, bb * m * m), pair(LA_B * LA_M * LA_K, bb * m * kk), pair(LA_M * LA_M, m * m),
         pair(LA_M * LA_K, m * kk), pair(LA_B * LA_M, bb * m), pair(LA_B * LA_K, bb * kk), pair(LA_B, bb), pair(LA_M, m),
         pair(LA_K, kk)));
