@@ -1542,6 +1542,19 @@ for _dt in (c64, c128):
                                            + 3 * np.eye(6)).astype(dt),
                                           (r.standard_normal((6, 6)) + 1j * r.standard_normal((6, 6))).astype(dt)), dt=_dt),
          f"complex triangular_solve: left/right, transpose_a, conjugate_a ({_dn})", _tol, x64=_dt == c128)
+for _dt in (f32, f64, c64):
+    _dn, _tol = DT_NAME[_dt], ((2e-5, 2e-5) if _dt in (f32, c64) else (1e-12, 1e-12))
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_lu_{_dn}", lambda a, b, c: (*lax.linalg.lu(a), *lax.linalg.lu(b), *lax.linalg.lu(c)),
+         functools.partial(lambda r, dt: (_g(r, (6, 6), dt), _g(r, (2, 5, 3), dt), _g(r, (3, 5), dt)), dt=_dt),
+         f"lax.linalg.lu (partial pivoting): square, tall batched and wide; pivots and permutation ({_dn})", _tol,
+         x64=_dt == f64)
+case("linalg_solve_det_inv", lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.det(a), jnp.linalg.inv(a),
+                                           jnp.linalg.slogdet(a)[1]),
+     lambda r: (N(r, (5, 5)) + 3 * np.eye(5, dtype=f32), N(r, (5, 2))),
+     "jnp.linalg.solve, det, inv and slogdet (LU with pivoting, triangular solves)", (1e-4, 1e-5))
+case("linalg_lu_singular", lax.linalg.lu, lambda r: (np.array([[0.0, 0, 1], [0, 0, 2], [1, 2, 3]], f32),),
+     "lu of a singular matrix: a zero pivot column is left unscaled, as LAPACK does", EXACTF)
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

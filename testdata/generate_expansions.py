@@ -243,6 +243,37 @@ def triangular_solve(a, b, *, left_side, lower, transpose_a, unit_diagonal):
     return lax.fori_loop(0, m, row, b)
 
 
+def lu(a):
+    """LU with partial pivoting of a [m, n], LAPACK's getrf: at step j the row of the largest
+    |a[i, j]| (|re| + |im| for complex, as i?amax; the first of equals) for i ≥ j is swapped up, the
+    column below is divided by the pivot (not when it is zero) and the trailing block updated.
+    Returns (lu, pivots [min(m, n)], permutation [m]), indices 0-based as JAX gives them."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, n = a.shape
+    k = min(m, n)
+    rows = jnp.arange(m)
+    cols = jnp.arange(n)
+
+    def step(j, carry):
+        x, piv, perm = carry
+        col = x[:, j]
+        mag = jnp.abs(jnp.real(col)) + jnp.abs(jnp.imag(col)) if jnp.iscomplexobj(col) else jnp.abs(col)
+        p = jnp.argmax(jnp.where(rows >= j, mag, -1))
+        rj, rp = x[j], x[p]
+        x = x.at[j].set(rp).at[p].set(rj)
+        perm = perm.at[j].set(perm[p]).at[p].set(perm[j])
+        pivot = x[j, j]
+        below = rows > j
+        mult = jnp.where(below, jnp.where(pivot != 0, x[:, j] / pivot, x[:, j]), x[:, j])
+        update = jnp.where(below[:, None] & (cols > j)[None, :], mult[:, None] * x[j][None, :], 0)
+        x = (x - update).at[:, j].set(mult)
+        return x, piv.at[j].set(p.astype(jnp.int32)), perm
+
+    x, piv, perm = lax.fori_loop(0, k, step, (a, jnp.zeros(k, jnp.int32), jnp.arange(m, dtype=jnp.int32)))
+    return x, piv, perm
+
+
 def write_linalg():
     import itertools
 
@@ -261,6 +292,12 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"cholesky {tag}: the sizes are not free parameters of the trace")
         (OUT / f"cholesky_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
+        for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
+            texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"lu {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"lu_{form}_{tag}.jaxpr").write_text(texts[0] + "\n")
         for left, low, trans, unit in itertools.product((True, False), repeat=4):
             fn = partial(triangular_solve, left_side=left, lower=low, transpose_a=trans, unit_diagonal=unit)
             texts = []

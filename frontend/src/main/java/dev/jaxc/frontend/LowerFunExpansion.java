@@ -52,7 +52,7 @@ import java.util.Set;
 public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
-      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft");
+      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -74,8 +74,14 @@ public final class LowerFunExpansion extends EqnRewriter {
 
   @Override
   protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
-    if (!PRIMITIVES.contains(e.primitive())) keep(e, ins, out);
-    else scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
+    if (!PRIMITIVES.contains(e.primitive())) {
+      keep(e, ins, out);
+    } else if (e.primitive().equals("lu")) {
+      List<Atom> r = lu(e, ins, new Emitter(names, out, e));
+      for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));
+    } else {
+      scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
+    }
   }
 
   /** What {@code _up_and_broadcast} and the lowering's trace compute for {@code e}. */
@@ -356,6 +362,44 @@ public final class LowerFunExpansion extends EqnRewriter {
     long[] r = new long[a.length];
     for (int i = 0; i < a.length; i++) r[i] = a[i] - b[i];
     return r;
+  }
+
+  /**
+   * lu: LU with partial pivoting as LAPACK's getrf pivots (jaxc's own algorithm, written in JAX),
+   * of a batch of m×n matrices: the tall form (m ≥ n) or the wide one; results (lu, pivots,
+   * permutation) reshaped back.
+   */
+  private List<Atom> lu(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("lu of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("lu of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long k = Math.min(m, n);
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean tall = m >= n;
+    long big = tall ? m : n;  // the traced 9973
+    long small = tall ? n : m;  // the traced 9949
+    Jaxpr body = instance("lu_" + (tall ? "tall" : "wide") + "_" + d.shortName(), d == DType.F64 || d == DType.C128, List.of(
+        pair(LA_B * LA_M * LA_M, batch * big * big), pair(LA_B * LA_M * LA_K, batch * m * n), pair(LA_M * LA_M, big * big),
+        pair(LA_M * LA_K, m * n), pair(LA_B * LA_M, batch * big), pair(LA_B * LA_K, batch * small), pair(LA_B, batch),
+        pair(LA_M, big), pair(LA_K, small)));
+    Shape flat = Shape.of(batch, m, n);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(DType.I32, Shape.of(batch, k))),
+        em.fresh(new ArrayType(DType.I32, Shape.of(batch, m))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("lu"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> r2 = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      r2.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
+    }
+    return r2;
   }
 
   private static String[] pair(long traced, long value) {

@@ -42,7 +42,8 @@ class LowerFunExpansionTest {
   void everyPrimitiveAndDtypeExpandsAtAnySizeIntoTypedEquations() {
     String[][] shapes = {{"[]"}, {"[0]"}, {"[2,3]"}, {"[9973]"}, {"[1,5,1]"}};
     for (String prim : LowerFunExpansion.PRIMITIVES) {
-      if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve") || prim.equals("fft"))
+      if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve") || prim.equals("fft")
+          || prim.equals("lu"))
         continue;  // not elementwise: their own tests below
       int arity = prim.startsWith("bessel_") ? 1 : prim.equals("regularized_incomplete_beta") ? 3 : 2;
       for (String dt : new String[] {"f32", "f64", "f16", "bf16"}) {
@@ -92,6 +93,8 @@ class LowerFunExpansionTest {
           + "lower=False transpose_a=True unit_diagonal=False] a b in (c,) }",
       "{ lambda ; a:f32[4,4] b:f32[3,4]. let c:f32[3,4] = triangular_solve[conjugate_a=False left_side=False "
           + "lower=True transpose_a=False unit_diagonal=True] a b in (c,) }",
+      "{ lambda ; a:f32[2,5,3]. let b:f32[2,5,3] c:i32[2,3] d:i32[2,5] = lu a in (b, c, d) }",
+      "{ lambda ; a:c64[3,5]. let b:c64[3,5] c:i32[3] d:i32[3] = lu a in (b, c, d) }",
     };
     for (String text : texts) {
       boolean x64 = text.contains("f64");

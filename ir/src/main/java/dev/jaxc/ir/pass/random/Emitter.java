@@ -42,7 +42,7 @@ public final class Emitter {
   }
 
   /** Adds {@code outs = prim[params] ins} with the source's spans. */
-  void add(List<Var> outs, String prim, Params params, List<Atom> ins) {
+  public void add(List<Var> outs, String prim, Params params, List<Atom> ins) {
     out.add(new Eqn(outs, prim, params, ins, source.span(), source.primSpan()));
   }
 
@@ -57,7 +57,7 @@ public final class Emitter {
         spans));
   }
 
-  Var fresh(Type t) {
+  public Var fresh(Type t) {
     return new Var(names.next(), t);
   }
 
