@@ -1555,6 +1555,17 @@ case("linalg_solve_det_inv", lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.de
      "jnp.linalg.solve, det, inv and slogdet (LU with pivoting, triangular solves)", (1e-4, 1e-5))
 case("linalg_lu_singular", lax.linalg.lu, lambda r: (np.array([[0.0, 0, 1], [0, 0, 2], [1, 2, 3]], f32),),
      "lu of a singular matrix: a zero pivot column is left unscaled, as LAPACK does", EXACTF)
+for _dt in (f32, f64, c64):
+    _dn, _tol = DT_NAME[_dt], ((2e-5, 2e-5) if _dt in (f32, c64) else (1e-12, 1e-12))
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_tridiagonal_solve_{_dn}", lambda dl, d, du, b: lax.linalg.tridiagonal_solve(dl, d, du, b),
+         functools.partial(lambda r, dt: (_g(r, (2, 9), dt) * np.r_[0, np.ones(8)], _g(r, (2, 9), dt) + 6,
+                                          _g(r, (2, 9), dt) * np.r_[np.ones(8), 0], _g(r, (2, 9, 3), dt)), dt=_dt),
+         f"tridiagonal_solve of diagonally dominant batched systems, 3 right-hand sides ({_dn})", _tol, x64=_dt == f64)
+case("linalg_lu_pivots_to_permutation", lambda p, q: (lax.linalg.lu_pivots_to_permutation(p, 6),
+                                                     lax.linalg.lu_pivots_to_permutation(q, 4)),
+     lambda r: (np.array([[3, 5, 2, 4], [0, 1, 2, 3]], np.int32), np.array([1, 1, 3], np.int32)),
+     "lu_pivots_to_permutation, batched and unbatched", EXACT)
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

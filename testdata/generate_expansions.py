@@ -274,6 +274,38 @@ def lu(a):
     return x, piv, perm
 
 
+def write_linalg_jax():
+    """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
+    (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
+    M with K right-hand sides; K pivots of permutations of size M."""
+    from jax._src.lax import linalg as la
+
+    def symbolic(text, sizes):
+        b, m, k = sizes
+        for v, tag in ((b * m * k, "<BMK>"), (b * (m - 1) * k, "<BM1K>"), (m * k, "<MK>"), ((m - 1) * k, "<M1K>"),
+                       (b * m, "<BM>"), (b * (m - 1), "<BM1>"), (b * k, "<BK>"), (b, "<B>"), (m, "<M>"),
+                       (m - 1, "<M1>"), (k, "<K>")):
+            text = text.replace(str(v), tag)
+        return text
+
+    def trisolve(dl, d, du, b):
+        return la._tridiagonal_solve_jax(dl, d, du, b, perturb_singular=False)
+
+    for dt, tag in ((np.float32, "f32"), (np.float64, "f64"), (np.complex64, "c64"), (np.complex128, "c128")):
+        texts = [str(jax.make_jaxpr(jax.vmap(trisolve))(*[jax.ShapeDtypeStruct(sh, dt) for sh in
+                                                          ((b, m), (b, m), (b, m), (b, m, k))]))
+                 for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"tridiagonal_solve {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"tridiagonal_solve_{tag}.jaxpr").write_text(texts[0] + "\n")
+    texts = [str(jax.make_jaxpr(jax.vmap(partial(la._generic_lu_pivots_to_permutation, permutation_size=m)))(
+        jax.ShapeDtypeStruct((b, k), np.int32))) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+    if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+        raise SystemExit("lu_pivots_to_permutation: the sizes are not free parameters of the trace")
+    (OUT / "lu_pivots_to_permutation_i32.jaxpr").write_text(texts[0] + "\n")
+    print("tridiagonal_solve_*.jaxpr, lu_pivots_to_permutation_i32.jaxpr")
+
+
 def write_linalg():
     import itertools
 
@@ -406,6 +438,7 @@ def main():
             print(f"{name}_{tag}.jaxpr: {len(text.splitlines())} lines, bit for bit with XLA on {count:,} inputs")
     write_random_gamma()
     write_linalg()
+    write_linalg_jax()
     write_fft()
     (OUT / "VERSION").write_text(f"jax {jax.__version__}\n")
 

@@ -52,7 +52,8 @@ import java.util.Set;
 public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
-      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu");
+      "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu", "tridiagonal_solve",
+      "lu_pivots_to_permutation");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -89,6 +90,8 @@ public final class LowerFunExpansion extends EqnRewriter {
     if (e.primitive().equals("random_gamma")) return gamma(e, ins, em);
     if (e.primitive().equals("cholesky") || e.primitive().equals("triangular_solve")) return linalg(e, ins, em);
     if (e.primitive().equals("fft")) return fft(e, ins, em);
+    if (e.primitive().equals("tridiagonal_solve") || e.primitive().equals("lu_pivots_to_permutation"))
+      return generic(e, ins, em);
     ArrayType t = (ArrayType) e.outs().get(0).type();
     DType d = t.dtype();
     DType c = switch (d) {
@@ -400,6 +403,62 @@ public final class LowerFunExpansion extends EqnRewriter {
       r2.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
     }
     return r2;
+  }
+
+  /**
+   * tridiagonal_solve (the Thomas algorithm) and lu_pivots_to_permutation (swaps in a loop) as
+   * JAX's own generic lowerings trace them: for a batch of B systems of size m with k right-hand
+   * sides (b [.., m, k]), or B rows of k pivots into permutations of size m.
+   */
+  private Atom generic(Eqn e, List<Atom> ins, Emitter em) {
+    boolean tri = e.primitive().equals("tridiagonal_solve");
+    ArrayType first = (ArrayType) ins.get(0).type();
+    ArrayType result = (ArrayType) e.outs().get(0).type();
+    if (!first.shape().isStatic() || !result.shape().isStatic())
+      throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    if (tri && e.params().getBool("perturb_singular", false))
+      throw new JaxcException("tridiagonal_solve: perturb_singular=True is not supported (as on JAX's CPU)", e.primSpan());
+    long[] res = result.shape().sizes();
+    int r = res.length;
+    long batch = 1;
+    long m;
+    long k;
+    List<Shape> flat = new ArrayList<>();
+    Shape out;
+    String name;
+    if (tri) {
+      DType d = result.dtype();
+      if (!d.isFloating() && !d.isComplex())
+        throw new JaxcException("tridiagonal_solve of " + d.shortName(), e.primSpan());
+      for (int i = 0; i < r - 2; i++) batch *= res[i];
+      m = res[r - 2];
+      k = res[r - 1];
+      for (int i = 0; i < 3; i++) flat.add(Shape.of(batch, m));
+      out = Shape.of(batch, m, k);
+      flat.add(out);
+      name = "tridiagonal_solve_" + d.shortName();
+    } else {
+      long[] piv = first.shape().sizes();
+      for (int i = 0; i < piv.length - 1; i++) batch *= piv[i];
+      k = piv[piv.length - 1];
+      m = res[r - 1];
+      flat.add(Shape.of(batch, k));
+      out = Shape.of(batch, m);
+      name = "lu_pivots_to_permutation_i32";
+    }
+    List<Atom> args = new ArrayList<>();
+    for (int i = 0; i < ins.size(); i++) {
+      Atom x = ins.get(i);
+      args.add(((ArrayType) x.type()).shape().equals(flat.get(i)) ? x : em.reshape(x, flat.get(i)));
+    }
+    boolean x64 = result.dtype() == DType.F64 || result.dtype() == DType.C128;
+    Jaxpr body = instance(name, x64, List.of(pair(LA_B * LA_M * LA_K, batch * m * k),
+        pair(LA_B * (LA_M - 1) * LA_K, batch * (m - 1) * k), pair(LA_M * LA_K, m * k), pair((LA_M - 1) * LA_K, (m - 1) * k),
+        pair(LA_B * LA_M, batch * m), pair(LA_B * (LA_M - 1), batch * (m - 1)), pair(LA_B * LA_K, batch * k),
+        pair(LA_B, batch), pair(LA_M, m), pair(LA_M - 1, m - 1), pair(LA_K, k)));
+    Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
+    Atom y = em.emit("jit", call, new ArrayType(result.dtype(), out), args.toArray(new Atom[0]));
+    return result.shape().equals(out) ? y : em.reshape(y, result.shape());
   }
 
   private static String[] pair(long traced, long value) {

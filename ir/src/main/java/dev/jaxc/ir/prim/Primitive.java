@@ -107,6 +107,7 @@ public enum Primitive {
   LT("lt", PrimGroup.COMPARISON, SameDType.ALL, ElementwiseRules::compare),
   LT_TO("lt_to", PrimGroup.COMPARISON, SameDType.ALL, ElementwiseRules::totalOrderCompare),
   LU("lu", PrimGroup.LINALG, SameDType.NONE, LinalgRules::lu),
+  LU_PIVOTS_TO_PERMUTATION("lu_pivots_to_permutation", PrimGroup.LINALG, SameDType.NONE, LinalgRules::luPivotsToPermutation),
   MAX("max", PrimGroup.ELEMENTWISE_BINARY, SameDType.ALL, ElementwiseRules::arithmetic),
   MIN("min", PrimGroup.ELEMENTWISE_BINARY, SameDType.ALL, ElementwiseRules::arithmetic),
   MUL("mul", PrimGroup.ELEMENTWISE_BINARY, SameDType.ALL, ElementwiseRules::arithmetic),

@@ -198,7 +198,7 @@ public final class ElementwiseLowering {
           REGULARIZED_INCOMPLETE_BETA, REMAT2, RNG_BIT_GENERATOR, RNG_UNIFORM, ROLL, SCAN,
           SCATTER, SCATTER_ADD, SCATTER_MAX, SCATTER_MIN, SCATTER_MUL, SCATTER_SUB,
           SELECT_AND_GATHER_ADD, SELECT_AND_SCATTER, SELECT_AND_SCATTER_ADD, SORT, SVD,
-          THREEFRY2X32, TO_EDTYPE, TOP_K, TRIANGULAR_SOLVE, TRIDIAGONAL_SOLVE, WHILE, XLA_CALL,
+          THREEFRY2X32, TO_EDTYPE, TOP_K, TRIANGULAR_SOLVE, TRIDIAGONAL_SOLVE, LU_PIVOTS_TO_PERMUTATION, WHILE, XLA_CALL,
           ZETA -> throw new JaxcException("unsupported primitive " + e.primitive() + " ("
               + Support.of(p.primitive()).detail() + ")", e.span());
     };

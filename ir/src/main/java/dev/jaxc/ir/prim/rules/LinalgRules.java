@@ -60,6 +60,24 @@ public final class LinalgRules {
   }
 
   /**
+   * {@code lu_pivots_to_permutation[permutation_size=m] pivots:i32[…,k]}: {@code i32[…,m]}, k at
+   * most m.
+   */
+  public static List<Type> luPivotsToPermutation(RuleContext ctx) {
+    RuleOperands.arity(ctx, 1);
+    ArrayType p = RuleOperands.array(ctx, 0);
+    if (p.dtype() != DType.I32)
+      throw new TypeRuleException(ctx.primitive() + " pivots must be int32, got " + p.text(), 0);
+    if (p.rank() < 1) throw new TypeRuleException(ctx.primitive() + " pivots must have rank at least 1, got " + p.text(), 0);
+    long m = ctx.params().getLong("permutation_size");
+    long k = RuleDims.size(p.shape(), p.rank() - 1, ctx.primitive(), 0);
+    if (m < k) throw new TypeRuleException(ctx.primitive() + ": permutation_size " + m + " is less than the " + k + " pivots", 0);
+    List<Dim> dims = new ArrayList<>(p.shape().dims().subList(0, p.rank() - 1));
+    dims.add(Dim.of(m));
+    return List.of(RuleOperands.strong(DType.I32, new Shape(dims)));
+  }
+
+  /**
    * {@code qr[full_matrices pivoting] a}: {@code q:T[…,m,k] r:T[…,k,n]} with k = m when
    * full_matrices else min(m,n), then {@code p:i32[…,n]} when pivoting.
    */
