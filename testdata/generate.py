@@ -1566,6 +1566,15 @@ case("linalg_lu_pivots_to_permutation", lambda p, q: (lax.linalg.lu_pivots_to_pe
                                                      lax.linalg.lu_pivots_to_permutation(q, 4)),
      lambda r: (np.array([[3, 5, 2, 4], [0, 1, 2, 3]], np.int32), np.array([1, 1, 3], np.int32)),
      "lu_pivots_to_permutation, batched and unbatched", EXACT)
+for _dt in (f32, f64, c64):
+    _dn, _tol = DT_NAME[_dt], ((3e-5, 3e-5) if _dt in (f32, c64) else (1e-12, 1e-12))
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_qr_{_dn}", lambda a, b, c: (*jnp.linalg.qr(a), *jnp.linalg.qr(b, mode="complete"), *jnp.linalg.qr(c),
+                                              *jnp.linalg.qr(c, mode="complete")),
+         functools.partial(lambda r, dt: (_g(r, (6, 6), dt), _g(r, (2, 7, 4), dt), _g(r, (3, 5), dt)), dt=_dt),
+         f"jnp.linalg.qr reduced and complete: square, tall batched, wide (LAPACK's signs) ({_dn})", _tol, x64=_dt == f64)
+case("linalg_lstsq_qr", lambda a, b: (lambda q, r: jax.scipy.linalg.solve_triangular(r, q.T @ b))(*jnp.linalg.qr(a)),
+     lambda r: (N(r, (20, 4)), N(r, (20,))), "least squares by QR and a triangular solve", (1e-4, 1e-5))
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

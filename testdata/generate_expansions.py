@@ -274,6 +274,57 @@ def lu(a):
     return x, piv, perm
 
 
+def qr(a, full_matrices):
+    """Householder QR of a [m, n] as LAPACK's geqrf and orgqr/ungqr: at step j the reflector of
+    dlarfg/zlarfg (beta = −sign(Re α)·‖(α, x)‖, τ = (β − α)/β, v = x/(α − β); τ = 0 when x = 0
+    and α is real), applied with conj(τ) to the trailing columns; Q = H₁H₂…H_k applied to the
+    identity's first m (full) or k columns, R the upper triangle of the first m or k rows."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, n = a.shape
+    k = min(m, n)
+    rows = jnp.arange(m)
+    cols = jnp.arange(n)
+    cplx = jnp.iscomplexobj(a)
+    real_dt = jnp.real(a).dtype
+
+    def step(j, carry):
+        x, vs, taus = carry
+        col = x[:, j]
+        alpha = col[j]
+        below = jnp.where(rows > j, col, 0)
+        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        ar = jnp.real(alpha)
+        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
+        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
+        trivial = (xnorm == 0) & (ai == 0)
+        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
+        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
+        v = jnp.where(rows > j, below * scale, jnp.where(rows == j, 1, 0)).astype(a.dtype)
+        # H^H = I − conj(τ) v vᴴ on the trailing columns, β on the diagonal, zeros below it.
+        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
+        trailing = (cols > j)[None, :]
+        x = jnp.where(trailing, x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+        newcol = jnp.where(rows == j, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > j, 0, col))
+        x = x.at[:, j].set(newcol)
+        return x, vs.at[:, j].set(v), taus.at[j].set(tau.astype(a.dtype))
+
+    x, vs, taus = lax.fori_loop(0, k, step, (a, jnp.zeros((m, k), a.dtype), jnp.zeros(k, a.dtype)))
+    qcols = m if full_matrices else k
+    q = jnp.eye(m, qcols, dtype=a.dtype)
+
+    def apply(i, q):
+        j = k - 1 - i
+        v = vs[:, j]
+        return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=lax.Precision.HIGHEST)[None, :]
+
+    q = lax.fori_loop(0, k, apply, q)
+    rrows = m if full_matrices else k
+    r = jnp.where(rows[:rrows, None] <= cols[None, :], x[:rrows], 0)
+    return q, r
+
+
 def write_linalg_jax():
     """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
     (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
@@ -311,8 +362,9 @@ def write_linalg():
 
     def symbolic(text, sizes):
         b, m, k = sizes
-        for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (m * m, "<MM>"), (m * k, "<MK>"), (b * m, "<BM>"),
-                       (b * k, "<BK>"), (b, "<B>"), (m, "<M>"), (k, "<K>")):
+        for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (b * k * k, "<BKK>"), (m * m, "<MM>"), (m * k, "<MK>"),
+                       (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m, "<M>"), (k, "<K>"),
+                       (k - 1, "<K1>")):
             text = text.replace(str(v), tag)
         return text
 
@@ -324,6 +376,14 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"cholesky {tag}: the sizes are not free parameters of the trace")
         (OUT / f"cholesky_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # qr of [B, rows, cols], tall and wide, reduced and full.
+        for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
+            for full in (False, True):
+                fn = partial(qr, full_matrices=full)
+                texts = [traced(fn, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+                if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                    raise SystemExit(f"qr {tag}: the sizes are not free parameters of the trace")
+                (OUT / f"qr_{form}_{'full' if full else 'reduced'}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
             texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]

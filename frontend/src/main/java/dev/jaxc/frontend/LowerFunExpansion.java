@@ -53,7 +53,7 @@ public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu", "tridiagonal_solve",
-      "lu_pivots_to_permutation");
+      "lu_pivots_to_permutation", "qr");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -77,8 +77,9 @@ public final class LowerFunExpansion extends EqnRewriter {
   protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
     if (!PRIMITIVES.contains(e.primitive())) {
       keep(e, ins, out);
-    } else if (e.primitive().equals("lu")) {
-      List<Atom> r = lu(e, ins, new Emitter(names, out, e));
+    } else if (e.primitive().equals("lu") || e.primitive().equals("qr")) {
+      Emitter em = new Emitter(names, out, e);
+      List<Atom> r = e.primitive().equals("lu") ? lu(e, ins, em) : qr(e, ins, em);
       for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));
     } else {
       scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
@@ -221,10 +222,7 @@ public final class LowerFunExpansion extends EqnRewriter {
     }
     long bb = batch;
     long kk = k;
-    Jaxpr body = instance(name + "_" + tag, d == DType.F64 || d == DType.C128, List.of(
-        pair(LA_B * LA_M * LA_M, bb * m * m), pair(LA_B * LA_M * LA_K, bb * m * kk), pair(LA_M * LA_M, m * m),
-        pair(LA_M * LA_K, m * kk), pair(LA_B * LA_M, bb * m), pair(LA_B * LA_K, bb * kk), pair(LA_B, bb), pair(LA_M, m),
-        pair(LA_K, kk)));
+    Jaxpr body = instance(name + "_" + tag, d == DType.F64 || d == DType.C128, laPairs(bb, m, kk));
     Shape flatOut = bShape != null ? bShape : flatA;
     Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
     Atom out = em.emit("jit", call, new ArrayType(d, flatOut), args.toArray(new Atom[0]));
@@ -388,10 +386,8 @@ public final class LowerFunExpansion extends EqnRewriter {
     boolean tall = m >= n;
     long big = tall ? m : n;  // the traced 9973
     long small = tall ? n : m;  // the traced 9949
-    Jaxpr body = instance("lu_" + (tall ? "tall" : "wide") + "_" + d.shortName(), d == DType.F64 || d == DType.C128, List.of(
-        pair(LA_B * LA_M * LA_M, batch * big * big), pair(LA_B * LA_M * LA_K, batch * m * n), pair(LA_M * LA_M, big * big),
-        pair(LA_M * LA_K, m * n), pair(LA_B * LA_M, batch * big), pair(LA_B * LA_K, batch * small), pair(LA_B, batch),
-        pair(LA_M, big), pair(LA_K, small)));
+    Jaxpr body = instance("lu_" + (tall ? "tall" : "wide") + "_" + d.shortName(), d == DType.F64 || d == DType.C128,
+        laPairs(batch, big, small));
     Shape flat = Shape.of(batch, m, n);
     Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
     List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(DType.I32, Shape.of(batch, k))),
@@ -459,6 +455,54 @@ public final class LowerFunExpansion extends EqnRewriter {
     Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
     Atom y = em.emit("jit", call, new ArrayType(result.dtype(), out), args.toArray(new Atom[0]));
     return result.shape().equals(out) ? y : em.reshape(y, result.shape());
+  }
+
+  /**
+   * The replacements of the linear algebra templates traced at batch LA_B, sizes LA_M and LA_K
+   * (products first, as generate_expansions.py's check orders them).
+   */
+  private static List<String[]> laPairs(long b, long m, long k) {
+    return List.of(pair(LA_B * LA_M * LA_M, b * m * m), pair(LA_B * LA_M * LA_K, b * m * k),
+        pair(LA_B * LA_K * LA_K, b * k * k), pair(LA_M * LA_M, m * m), pair(LA_M * LA_K, m * k), pair(LA_K * LA_K, k * k),
+        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M, m), pair(LA_K, k),
+        pair(LA_K - 1, k - 1));
+  }
+
+  /**
+   * qr: Householder QR as LAPACK's geqrf and orgqr/ungqr (the same reflectors, so the same signs),
+   * jaxc's own algorithm written in JAX, for a batch of m×n matrices: tall or wide, full or
+   * reduced; results reshaped back. Column pivoting is not supported.
+   */
+  private List<Atom> qr(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("qr of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (e.params().getBool("pivoting", false))
+      throw new JaxcException("qr with pivoting=True is not supported yet", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("qr of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean full = e.params().getBool("full_matrices", false);
+    boolean tall = m >= n;
+    String name = "qr_" + (tall ? "tall" : "wide") + "_" + (full ? "full" : "reduced") + "_" + d.shortName();
+    Jaxpr body = instance(name, d == DType.F64 || d == DType.C128, laPairs(batch, tall ? m : n, tall ? n : m));
+    Shape flat = Shape.of(batch, m, n);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    long k = Math.min(m, n);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, m, full ? m : k))),
+        em.fresh(new ArrayType(d, Shape.of(batch, full ? m : k, n))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("qr"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> out = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      out.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
+    }
+    return out;
   }
 
   private static String[] pair(long traced, long value) {

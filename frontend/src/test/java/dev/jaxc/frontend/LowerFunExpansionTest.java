@@ -43,7 +43,8 @@ class LowerFunExpansionTest {
     String[][] shapes = {{"[]"}, {"[0]"}, {"[2,3]"}, {"[9973]"}, {"[1,5,1]"}};
     for (String prim : LowerFunExpansion.PRIMITIVES) {
       if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve") || prim.equals("fft")
-          || prim.equals("lu") || prim.equals("tridiagonal_solve") || prim.equals("lu_pivots_to_permutation"))
+          || prim.equals("lu") || prim.equals("tridiagonal_solve") || prim.equals("lu_pivots_to_permutation")
+          || prim.equals("qr"))
         continue;  // not elementwise: their own tests below
       int arity = prim.startsWith("bessel_") ? 1 : prim.equals("regularized_incomplete_beta") ? 3 : 2;
       for (String dt : new String[] {"f32", "f64", "f16", "bf16"}) {
@@ -98,6 +99,9 @@ class LowerFunExpansionTest {
       "{ lambda ; a:f32[2,6] b:f32[2,6] c:f32[2,6] d:f32[2,6,3]. let e:f32[2,6,3] = tridiagonal_solve[perturb_singular=False] "
           + "a b c d in (e,) }",
       "{ lambda ; a:i32[2,3]. let b:i32[2,5] = lu_pivots_to_permutation[permutation_size=5] a in (b,) }",
+      "{ lambda ; a:f32[2,7,4]. let b:f32[2,7,7] c:f32[2,7,4] = qr[full_matrices=True pivoting=False use_magma=None] a "
+          + "in (b, c) }",
+      "{ lambda ; a:c64[3,5]. let b:c64[3,3] c:c64[3,5] = qr[full_matrices=False pivoting=False use_magma=None] a in (b, c) }",
     };
     for (String text : texts) {
       boolean x64 = text.contains("f64");

@@ -72,9 +72,9 @@ public final class Support {
           RANDOM_WRAP, FROM_EDTYPE, TO_EDTYPE -> RANDOM_PASS;
       case THREEFRY2X32 -> lowered("kernel: threefry2x32 (kernel/ThreefryKernel)");
       case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
-      case CHOLESKY, LU, TRIANGULAR_SOLVE -> LINALG_OWN;
+      case CHOLESKY, LU, QR, TRIANGULAR_SOLVE -> LINALG_OWN;
       case TRIDIAGONAL_SOLVE, LU_PIVOTS_TO_PERMUTATION -> LOWER_FUN;
-      case EIGH, QR, SVD -> LINALG;
+      case EIGH, SVD -> LINALG;
       case FFT -> FFT_OWN;
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
           RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;
