@@ -319,7 +319,13 @@ final class JaxprReader {
         lx.pos = e;
         boolean dropped = e == start + 1 && c == '_';
         if (dropped && outer != null && outIndex >= 0 && outIndex < outer.size()) {
-          return new Var("_", outer.get(outIndex).type(), lx.span(start, e));
+          // A dead value: JAX prints `_` here only where the call's own binder is `_` too (§5.2).
+          Var binder = outer.get(outIndex);
+          if (!binder.isDropped()) {
+            throw lx.error("output '_' names no value, but the enclosing equation binds this result as '"
+                + binder.name() + "'", start, e);
+          }
+          return new Var("_", binder.type(), lx.span(start, e));
         }
         Var v = scope.lookup(start, e);
         if (v == null) throw undefined(lx.substring(start, e), start, e);

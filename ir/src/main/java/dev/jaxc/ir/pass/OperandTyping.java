@@ -12,6 +12,7 @@ import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.TypeRuleException;
 import dev.jaxc.ir.types.ElementType;
 import dev.jaxc.ir.types.Promotion;
 import dev.jaxc.ir.types.PromotionMode;
@@ -70,6 +71,8 @@ final class OperandTyping {
       return rules.impliedOperandTypes(p, params, n).orElse(List.of());
     } catch (Params.ParamException x) {
       throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+    } catch (TypeRuleException x) {
+      throw new JaxcException(x.getMessage(), e.primSpan());
     }
   }
 

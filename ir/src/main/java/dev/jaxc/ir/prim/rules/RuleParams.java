@@ -112,6 +112,8 @@ final class RuleParams {
       if (item instanceof ParamValue.Int i) {
         if (i.value().signum() < 0)
           throw error(ctx, "parameter '" + key + "' has a negative size " + i.value());
+        if (i.value().bitLength() > 62)
+          throw error(ctx, "parameter '" + key + "' has a size too large for an array: " + i.value());
         dims.add(Dim.of(i.value().longValueExact()));
       } else if (item instanceof ParamValue.None) {
         dims.add(null);
