@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The fuzz benchmark: bench/fuzz/run.sh [SEED] [COUNT] [--emit-ir]
+# The fuzz benchmark: bench/fuzz/run.sh [SEED] [COUNT] [--plan-only]
 # Feeds COUNT (default 1,000,000) generated and mutated jaxprs through parse, type pass, the
-# lowering passes and the CPU planner (with --emit-ir also LLVM IR emission and verification) in
-# one JVM, and prints the count of each outcome, the throughput and the slowest input. Failing
-# inputs are written to target/fuzz-failures/; the exit status is 1 if there were any.
+# lowering passes, the CPU planner and LLVM IR emission and verification (--plan-only: stop after
+# planning) in one JVM, as FuzzTest does with 20,000, and prints the count of each outcome, the
+# throughput and the slowest input. Failing inputs are written to target/fuzz-failures/; the exit
+# status is 1 if there were any.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 seed="${1:-1}"

@@ -37,8 +37,8 @@ final class InspectCommand implements Callable<Integer> {
       default -> throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--stop-after: expected 'parse' or 'type', got '" + stopAfter + "'");
     };
-    Reporter reporter = new Reporter(spec.commandLine().getErr());
-    FrontEnd frontEnd = new FrontEnd();
+    Reporter reporter = new Reporter(spec.commandLine().getErr(), common.diagnostics);
+    FrontEnd frontEnd = new FrontEnd().trustUnknownPrimitives();
     return reporter.guard(model, frontEnd, () -> {
       var program = frontEnd.run(model, common.typeConfig(), phase);
       reporter.warnings(model, frontEnd);

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The texts the mutator starts from: every golden case's model and every fuzz regression. */
+/** The texts the mutator starts from: every golden case's and legacy printout's model, every fuzz regression. */
 public final class FuzzCorpus {
   private FuzzCorpus() {}
 
-  /** The jaxprs under {@code root}'s testdata/cases and testdata/fuzz-regressions, in path order. */
+  /** The jaxprs under {@code root}'s testdata/cases, legacy and fuzz-regressions, in path order. */
   public static List<String> load(Path root) {
     List<String> texts = new ArrayList<>();
     for (Path p : files(root)) {
@@ -29,6 +29,7 @@ public final class FuzzCorpus {
   static List<Path> files(Path root) {
     List<Path> all = new ArrayList<>();
     all.addAll(jaxprs(root.resolve("testdata/cases")));
+    all.addAll(jaxprs(root.resolve("testdata/legacy")));
     all.addAll(regressions(root));
     return all;
   }

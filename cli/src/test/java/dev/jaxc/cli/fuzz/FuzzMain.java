@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The fuzz benchmark: {@code FuzzMain SEED COUNT [--emit-ir] [--corpus DIR]} prints the counts of
+ * The fuzz benchmark: {@code FuzzMain SEED COUNT [--plan-only] [--root REPO]} prints the counts of
  * each outcome, the throughput and the slowest input, writes failing inputs to
  * {@code target/fuzz-failures/} and exits 1 if there were any. Run by {@code bench/fuzz/run.sh}.
  */
@@ -13,15 +13,15 @@ public final class FuzzMain {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: FuzzMain SEED COUNT [--emit-ir] [--root REPO]");
+      System.err.println("usage: FuzzMain SEED COUNT [--plan-only] [--root REPO]");
       System.exit(2);
     }
     long seed = Long.parseLong(args[0]);
     long count = Long.parseLong(args[1]);
-    boolean emitIr = false;
+    boolean emitIr = true;
     Path root = Path.of("");
     for (int i = 2; i < args.length; i++) {
-      if (args[i].equals("--emit-ir")) emitIr = true;
+      if (args[i].equals("--plan-only")) emitIr = false;
       else if (args[i].equals("--root")) root = Path.of(args[++i]);
       else throw new IllegalArgumentException("unknown argument " + args[i]);
     }

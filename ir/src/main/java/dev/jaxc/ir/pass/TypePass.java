@@ -9,8 +9,11 @@ import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.Diagnostic;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.diag.Severity;
 import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.RuleContext;
@@ -144,10 +147,12 @@ public final class TypePass {
 
   private void trust(Eqn e, boolean unknown) {
     if (!warned.add(e.primitive())) return;
-    warnings.warn(
+    warnings.add(new Diagnostic(Severity.WARNING,
         (unknown ? "unknown primitive '" + e.primitive() + "'" : "'" + e.primitive() + "' on a Ref")
             + ": its declared result types are trusted",
-        e.primSpan());
+        e.primSpan(),
+        unknown ? DiagnosticCode.TRUSTED_PRIMITIVE : DiagnosticCode.TRUSTED_REF,
+        unknown ? KnownPrimitives.suggestion(e.primitive()).orElse(null) : null));
   }
 
   private static List<Var> bindOuts(List<Var> outs, List<Type> types, Map<Var, Var> scope) {
