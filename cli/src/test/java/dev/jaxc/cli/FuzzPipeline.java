@@ -9,12 +9,13 @@ import dev.jaxc.frontend.JaxprParser;
 import dev.jaxc.frontend.Source;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.diag.Diagnostics;
+import dev.jaxc.ir.pass.KnownPrimitives;
 import dev.jaxc.ir.pass.TypePass;
 import dev.jaxc.ir.types.TypeConfig;
 
 /**
  * What {@code jaxc compile} does to a jaxpr before LLVM code generation, in this process: parse,
- * type pass (with compile's treatment of unknown primitives), the passes of {@link HostRun#lower}
+ * the check for unknown primitives, the type pass, the passes of {@link HostRun#lower}
  * and the CPU planner; optionally LLVM IR emission and verification too (no object code). The
  * fuzzer's subject.
  */
@@ -29,6 +30,7 @@ public final class FuzzPipeline {
   public static void run(String name, String text, boolean emitIr) {
     Source source = Source.of(name, text);
     Program parsed = JaxprParser.parse(source);
+    KnownPrimitives.check(parsed);
     Program typed = TypePass.run(parsed, TypeConfig.DEFAULT, new Diagnostics());
     Program lowered = HostRun.lower(typed);
     if (!emitIr) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * 20,000 generated and mutated jaxprs (fixed seed) through parse, type pass, lowering passes,
  * planner and LLVM IR emission: each is accepted or rejected with a located diagnostic, within
- * 2 s. Failing inputs are written to target/fuzz-failures/ (see bench/fuzz/run.sh for the
+ * 2 s of CPU time. Failing inputs are written to target/fuzz-failures/ (see bench/fuzz/run.sh for the
  * 1,000,000-input run). {@code -Djaxc.fuzz.count=N} changes the count.
  */
 class FuzzTest {

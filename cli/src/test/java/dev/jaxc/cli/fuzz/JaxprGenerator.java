@@ -141,8 +141,68 @@ public final class JaxprGenerator {
     if (kind < 88) return pad(sb, x);
     if (kind < 90 && !x.dtype.equals("bool")) return emit(sb, new Val(fresh(), x.dtype, x.dims), "integer_pow", "[y=" + (r.nextInt(7) - 2) + "]", x.name);
     if (kind < 92) return select(sb, scope, x);
-    if (kind < 94) return dynamicSlice(sb, x);
+    if (kind < 94) return more(sb, scope, x);
     return unary(sb, x);
+  }
+
+  /** Rarer primitives: clamp, dynamic_update_slice, sort, top_k, reduce_window_sum, reduce_precision, squeeze, dynamic_slice. */
+  private Val more(StringBuilder sb, List<Val> scope, Val x) {
+    switch (r.nextInt(8)) {
+      case 0:
+        if (x.dtype.equals("bool")) return unary(sb, x);
+        return emit(sb, new Val(fresh(), x.dtype, x.dims), "clamp", "", literal(x.dtype), x.name, literal(x.dtype));
+      case 1: {
+        String[] ops = new String[x.rank() + 2];
+        ops[0] = x.name;
+        ops[1] = x.name;
+        for (int i = 0; i < x.rank(); i++) ops[i + 2] = (r.nextInt(5) - 2) + ":i32[]";
+        return emit(sb, new Val(fresh(), x.dtype, x.dims), "dynamic_update_slice", "", ops);
+      }
+      case 2:
+        if (x.rank() == 0) return unary(sb, x);
+        return emit(sb, new Val(fresh(), x.dtype, x.dims), "sort",
+            "[dimension=" + r.nextInt(x.rank()) + " is_stable=True num_keys=1]", x.name);
+      case 3: {
+        if (x.rank() == 0 || x.dtype.equals("bool")) return unary(sb, x);
+        int[] d = x.dims.clone();
+        int k = d[d.length - 1] == 0 ? 0 : 1 + r.nextInt(d[d.length - 1]);
+        d[d.length - 1] = k;
+        Val idx = new Val(r.nextBoolean() ? "_" : fresh(), "i32", d);
+        Val v = new Val(fresh(), x.dtype, d);
+        sb.append(v.name).append(':').append(v.type()).append(' ').append(idx.name).append(':').append(idx.type())
+            .append(" = top_k[axis=").append(x.rank() - 1).append(" k=").append(k).append("] ").append(x.name);
+        return v;
+      }
+      case 4: {
+        if (x.rank() == 0 || !isFloat(x.dtype)) return unary(sb, x);
+        int[] win = new int[x.rank()];
+        int[] out = new int[x.rank()];
+        for (int i = 0; i < win.length; i++) {
+          win[i] = 1 + r.nextInt(Math.max(1, Math.min(2, x.dims[i])));
+          out[i] = Math.max(0, x.dims[i] - win[i] + 1);
+        }
+        int[] ones = new int[x.rank()];
+        Arrays.fill(ones, 1);
+        StringBuilder pad = new StringBuilder("(");
+        for (int i = 0; i < x.rank(); i++) pad.append("(0, 0)").append(x.rank() == 1 ? "," : i + 1 < x.rank() ? ", " : "");
+        pad.append(')');
+        return emit(sb, new Val(fresh(), x.dtype, out), "reduce_window_sum",
+            "[base_dilation=" + tuple(ones) + " padding=" + pad + " window_dilation=" + tuple(ones)
+                + " window_dimensions=" + tuple(win) + " window_strides=" + tuple(ones) + "]", x.name);
+      }
+      case 5:
+        if (!isFloat(x.dtype)) return unary(sb, x);
+        return emit(sb, new Val(fresh(), x.dtype, x.dims), "reduce_precision",
+            "[exponent_bits=" + (1 + r.nextInt(11)) + " mantissa_bits=" + r.nextInt(24) + "]", x.name);
+      case 6: {
+        int at = -1;
+        for (int i = 0; i < x.rank(); i++) if (x.dims[i] == 1) at = i;
+        if (at < 0) return reshape(sb, x);
+        return emit(sb, new Val(fresh(), x.dtype, remove(x.dims, at)), "squeeze", "[dimensions=(" + at + ",)]", x.name);
+      }
+      default:
+        return dynamicSlice(sb, x);
+    }
   }
 
   private Val unary(StringBuilder sb, Val x) {

@@ -49,14 +49,19 @@ public final class JaxprMutator {
 
   /** A corpus file with one to three mutations. */
   public String next() {
-    String s = corpus.get(r.nextInt(corpus.size()));
+    return mutated(corpus.get(r.nextInt(corpus.size())));
+  }
+
+  /** {@code s} with one to three mutations. */
+  public String mutated(String s) {
     for (int i = 0, n = 1 + r.nextInt(3); i < n; i++) s = mutate(s);
     return s;
   }
 
   private String mutate(String s) {
     if (s.isEmpty()) return s;
-    return switch (r.nextInt(14)) {
+    return switch (r.nextInt(15)) {
+      case 14 -> transplant(s, corpus.get(r.nextInt(corpus.size())));
       case 0 -> s.substring(0, r.nextInt(s.length()));
       case 1 -> splice(s, corpus.get(r.nextInt(corpus.size())));
       case 2 -> lines(s, 0);
@@ -79,6 +84,14 @@ public final class JaxprMutator {
     int i = r.nextInt(a.length() + 1);
     int j = b.isEmpty() ? 0 : r.nextInt(b.length());
     return a.substring(0, i) + b.substring(j);
+  }
+
+  /** A line of {@code from} (an equation, a param, a binder list) inserted at a line of {@code s}. */
+  private String transplant(String s, String from) {
+    String[] src = from.split("\n");
+    List<String> ls = new ArrayList<>(Arrays.asList(s.split("\n", -1)));
+    ls.add(r.nextInt(ls.size() + 1), src[r.nextInt(src.length)]);
+    return String.join("\n", ls);
   }
 
   /** 0: delete a run of lines; 1: duplicate one; 2: swap two. */

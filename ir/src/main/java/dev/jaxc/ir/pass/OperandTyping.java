@@ -2,6 +2,7 @@ package dev.jaxc.ir.pass;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.ParamValue;
@@ -73,6 +74,8 @@ final class OperandTyping {
       throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
     } catch (TypeRuleException x) {
       throw new JaxcException(x.getMessage(), e.primSpan());
+    } catch (Dim.NegativeSize x) {
+      throw new JaxcException(e.primitive() + ": its params give an operand with a " + x.getMessage(), e.primSpan());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.jaxc.ir.pass;
 
 import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Literal;
@@ -175,6 +176,8 @@ public final class TypePass {
       throw new JaxcException(x.getMessage(), operand.isKnown() ? operand : e.primSpan());
     } catch (Params.ParamException x) {
       throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+    } catch (Dim.NegativeSize x) {
+      throw new JaxcException(e.primitive() + ": its params give a result with a " + x.getMessage(), e.primSpan());
     }
   }
 

@@ -145,7 +145,7 @@ final class RuleParams {
         String item = text.substring(start, i).trim();
         start = i + 1;
         if (item.isEmpty()) continue;
-        if (item.matches("-?\\d+")) items.add(ParamValue.Int.of(Long.parseLong(item)));
+        if (item.matches("-?\\d+")) items.add(new ParamValue.Int(new java.math.BigInteger(item)));
         else if (item.equals("None")) items.add(new ParamValue.None());
         else items.add(new ParamValue.Text(item));
       }
