@@ -49,6 +49,7 @@ public final class FuzzMain {
     into.nanos += part.nanos;
     for (int i = 0; i < into.counts.length; i++) into.counts[i] += part.counts[i];
     into.failures.addAll(part.failures);
+    into.maxAllocated = Math.max(into.maxAllocated, part.maxAllocated);
     if (part.slowestNanos > into.slowestNanos) {
       into.slowestNanos = part.slowestNanos;
       into.slowestName = part.slowestName;

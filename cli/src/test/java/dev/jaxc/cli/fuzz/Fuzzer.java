@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * Feeds generated and mutated jaxprs through {@link FuzzPipeline} in this process and sorts the
  * outcomes: accepted, or rejected with a located {@code name:line:col: error: …} diagnostic. Any
  * other exception, an input over the time limit, a diagnostic without a location and running out
- * of memory are failures; each failing input is written to a directory to reproduce it.
+ * of memory (or allocating over 1 GiB for one input) are failures; each failing input is written
+ * to a directory to reproduce it.
  */
 public final class Fuzzer {
   /** What became of one input. */
@@ -43,6 +44,8 @@ public final class Fuzzer {
     public long inputs;
     public long nanos;
     public long slowestNanos;
+    /** The most bytes one input's pipeline allocated. */
+    public long maxAllocated;
     public String slowestName = "";
     public String slowestInput = "";
 
@@ -56,6 +59,7 @@ public final class Fuzzer {
       for (Outcome o : Outcome.values()) sb.append(String.format("  %-15s %d%n", o.name().toLowerCase(), count(o)));
       sb.append(String.format("slowest: %s, %.1f ms of CPU (%d chars)%n", slowestName, slowestNanos / 1e6,
           slowestInput.length()));
+      sb.append(String.format("most memory allocated for one input: %.1f MiB%n", maxAllocated / 1048576.0));
       return sb.toString();
     }
   }
@@ -115,8 +119,11 @@ public final class Fuzzer {
     }
   }
 
-  /** What the worker thread reports: the rejection (or null) and the CPU time the input took. */
-  private record Result(JaxcException rejected, long cpuNanos) {}
+  /** What the worker thread reports: the rejection (or null), the CPU time and the bytes allocated. */
+  private record Result(JaxcException rejected, long cpuNanos, long allocated) {}
+
+  /** An input whose pipeline allocates more than this (its memory is not bounded by its size) fails. */
+  private static final long MAX_ALLOCATED = 1L << 30;
 
   /**
    * Runs one input and records its outcome in {@code rep}. The time limit is on the CPU time of
@@ -128,19 +135,23 @@ public final class Fuzzer {
     Future<Result> f = worker.submit(() -> {
       ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       long c0 = mx.getCurrentThreadCpuTime();
+      long a0 = allocated();
       try {
         FuzzPipeline.run(name, text, emitIr);
-        return new Result(null, mx.getCurrentThreadCpuTime() - c0);
+        return new Result(null, mx.getCurrentThreadCpuTime() - c0, allocated() - a0);
       } catch (JaxcException e) {
-        return new Result(e, mx.getCurrentThreadCpuTime() - c0);
+        return new Result(e, mx.getCurrentThreadCpuTime() - c0, allocated() - a0);
       }
     });
     Outcome o;
     String detail = "";
     long dt = 0;
+    long alloc = 0;
     try {
       Result res = f.get(HANG_FACTOR * limitNanos, TimeUnit.NANOSECONDS);
       dt = res.cpuNanos();
+      alloc = res.allocated();
+      rep.maxAllocated = Math.max(rep.maxAllocated, alloc);
       if (res.rejected() == null) {
         o = Outcome.ACCEPTED;
       } else {
@@ -170,6 +181,9 @@ public final class Fuzzer {
       if (dt > limitNanos) {
         o = Outcome.SLOW;
         detail = String.format("took %.0f ms of CPU", dt / 1e6);
+      } else if (alloc > MAX_ALLOCATED) {
+        o = Outcome.OUT_OF_MEMORY;
+        detail = "allocated more than " + (MAX_ALLOCATED >> 20) + " MiB";
       }
     }
     rep.inputs++;
@@ -194,6 +208,14 @@ public final class Fuzzer {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /** Bytes this thread has allocated so far (HotSpot's count), or 0 where it is not available. */
+  private static long allocated() {
+    if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx) {
+      return mx.getCurrentThreadAllocatedBytes();
+    }
+    return 0;
   }
 
   private static String stackTrace(Throwable t) {
