@@ -212,15 +212,8 @@ public final class ReductionRules {
     if (j.invars().size() != 2 * n || j.outs().size() != n)
       throw RuleOperands.error(ctx, "the combiner jaxpr must take " + 2 * n + " values and return "
           + n + ", it takes " + j.invars().size() + " and returns " + j.outs().size());
-    // Accumulators and elements are scalars of the operands' dtypes (a u32 accumulator of f32
-    // values would reach the backend as a conversion LLVM rejects).
-    for (int i = 0; i < n; i++) {
-      DType d = RuleOperands.array(ctx, i).dtype();
-      for (Type t : List.of(j.invars().get(i).type(), j.invars().get(n + i).type(), j.outs().get(i).type())) {
-        if (!(t instanceof ArrayType a) || a.rank() != 0 || a.dtype() != d)
-          throw RuleOperands.error(ctx, i, "the combiner jaxpr's values for operand " + i + " must be "
-              + d + "[], got " + t.text());
-      }
-    }
+    List<DType> dtypes = new ArrayList<>();
+    for (int i = 0; i < n; i++) dtypes.add(RuleOperands.array(ctx, i).dtype());
+    CombinerTypes.check(ctx, "jaxpr", dtypes);
   }
 }
