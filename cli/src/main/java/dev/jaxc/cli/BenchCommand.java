@@ -73,7 +73,7 @@ final class BenchCommand implements Callable<Integer> {
           "--threads: expected 0 to " + Threading.MAX_THREADS + ", got " + threads);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Reporter reporter = new Reporter(err);
+    Reporter reporter = new Reporter(err, common.diagnostics);
     FrontEnd frontEnd = new FrontEnd();
     return reporter.guard(model, frontEnd, () -> {
       var typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);

@@ -5,8 +5,10 @@ import dev.jaxc.backend.ptx.PtxTarget;
 import dev.jaxc.cli.npy.NpyArray;
 import dev.jaxc.cli.npy.NpyException;
 import dev.jaxc.cli.npy.Npz;
+import dev.jaxc.frontend.DiagnosticJson;
 import dev.jaxc.frontend.DiagnosticRenderer;
 import dev.jaxc.ir.Program;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.types.PromotionMode;
 import dev.jaxc.ir.types.TypeConfig;
@@ -76,6 +78,11 @@ final class CheckCommand implements Callable<Integer> {
       description = "Cases compiled and run at once (default: the number of processors).")
   int jobs = Runtime.getRuntime().availableProcessors();
 
+  @Option(names = "--diagnostics", paramLabel = "FORMAT", converter = CommonOptions.DiagnosticsConverter.class,
+      description = "text (default), or json: also write each case's diagnostic to standard error as one JSON "
+          + "object per line (docs/diagnostics.md).")
+  Reporter.Format diagnostics = Reporter.Format.TEXT;
+
   @Mixin DebugOption debug;
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -85,7 +92,12 @@ final class CheckCommand implements Callable<Integer> {
     SKIP
   }
 
-  private record Outcome(Verdict verdict, String detail) {}
+  /** {@code json}: the case's diagnostic as a JSON line, or null. */
+  private record Outcome(Verdict verdict, String detail, String json) {
+    Outcome(Verdict verdict, String detail) {
+      this(verdict, detail, null);
+    }
+  }
 
   /** Compiles and runs one case's program on its inputs. */
   private interface Execution {
@@ -163,6 +175,10 @@ final class CheckCommand implements Callable<Integer> {
         counts[o.verdict().ordinal()]++;
         out.println(o.verdict() + " " + line.name() + (o.detail().isEmpty() ? "" : ": " + o.detail()));
         out.flush();
+        if (diagnostics == Reporter.Format.JSON && o.json() != null) {
+          spec.commandLine().getErr().println(o.json());
+          spec.commandLine().getErr().flush();
+        }
       }
     } finally {
       pool.shutdownNow();
@@ -208,7 +224,9 @@ final class CheckCommand implements Callable<Integer> {
       return new Outcome(Verdict.PASS, "");
     } catch (JaxcException e) {
       String where = DiagnosticRenderer.render(frontEnd.source(c.model()), e.diagnostic()).lines().findFirst().orElse("");
-      return new Outcome(e.getMessage().startsWith("unsupported ") ? Verdict.SKIP : Verdict.FAIL, where);
+      boolean unsupported = e.getMessage().startsWith("unsupported ") || e.diagnostic().code() == DiagnosticCode.UNKNOWN_PRIMITIVE;
+      String json = DiagnosticJson.render(frontEnd.source(c.model()), e.diagnostic(), frontEnd.code(e.diagnostic()));
+      return new Outcome(unsupported ? Verdict.SKIP : Verdict.FAIL, where, json);
     } catch (HostRun.InputMismatch e) {
       return new Outcome(Verdict.FAIL, c.inputs().getFileName() + ": " + e.getMessage());
     } catch (CompiledRun.Failure | IOException | NpyException e) {

@@ -17,6 +17,14 @@ public final class CommonOptions {
       converter = PromotionConverter.class)
   PromotionMode promotion = PromotionMode.STANDARD;
 
+  @Option(
+      names = "--diagnostics",
+      paramLabel = "FORMAT",
+      description = "text (default): file:line:col: error: message, with the line and a caret; "
+          + "json: one JSON object per diagnostic per line, for CI annotations (docs/diagnostics.md).",
+      converter = DiagnosticsConverter.class)
+  Reporter.Format diagnostics = Reporter.Format.TEXT;
+
   TypeConfig typeConfig() {
     return new TypeConfig(x64, promotion);
   }
@@ -29,6 +37,18 @@ public final class CommonOptions {
         case "strict" -> PromotionMode.STRICT;
         default -> throw new picocli.CommandLine.TypeConversionException(
             "expected 'standard' or 'strict', got '" + s + "'");
+      };
+    }
+  }
+
+  static final class DiagnosticsConverter implements picocli.CommandLine.ITypeConverter<Reporter.Format> {
+    @Override
+    public Reporter.Format convert(String s) {
+      return switch (s) {
+        case "text" -> Reporter.Format.TEXT;
+        case "json" -> Reporter.Format.JSON;
+        default -> throw new picocli.CommandLine.TypeConversionException(
+            "expected 'text' or 'json', got '" + s + "'");
       };
     }
   }

@@ -168,7 +168,7 @@ final class CompileCommand implements Callable<Integer> {
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    Reporter reporter = new Reporter(err);
+    Reporter reporter = new Reporter(err, common.diagnostics);
     FrontEnd frontEnd = new FrontEnd();
     PassTimes times = timePasses ? new PassTimes() : null;
     PhaseTimer timer = timePasses ? times : PhaseTimer.NONE;
@@ -235,7 +235,7 @@ final class CompileCommand implements Callable<Integer> {
     } catch (CompileTarget.BadOption e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    Reporter reporter = new Reporter(err);
+    Reporter reporter = new Reporter(err, common.diagnostics);
     FrontEnd frontEnd = new FrontEnd();
     return reporter.guard(model, frontEnd, () -> {
       Program typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);

@@ -57,16 +57,18 @@ final class InspectCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-target: expected 'host' or 'ptx', got '" + target + "'");
     if (graph == null && (output != null || !target.equals("host")))
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-o and -target need --graph");
-    Reporter reporter = new Reporter(spec.commandLine().getErr());
-    FrontEnd frontEnd = new FrontEnd();
+    Reporter reporter = new Reporter(spec.commandLine().getErr(), common.diagnostics);
     if (graph != null) {
-      return reporter.guard(model, frontEnd, () -> {
-        var program = frontEnd.run(model, common.typeConfig(), Phase.TYPE);
-        reporter.warnings(model, frontEnd);
+      // A plan needs every primitive known: unknown ones are errors here, as for compile.
+      FrontEnd planned = new FrontEnd();
+      return reporter.guard(model, planned, () -> {
+        var program = planned.run(model, common.typeConfig(), Phase.TYPE);
+        reporter.warnings(model, planned);
         String dot = PlanDrawing.dot(HostRun.lower(program), target.equals("ptx"), model.getFileName().toString());
         return PlanDrawing.write(dot, graph.equals("svg"), output, spec.commandLine().getOut(), spec.commandLine().getErr());
       });
     }
+    FrontEnd frontEnd = new FrontEnd().trustUnknownPrimitives();
     return reporter.guard(model, frontEnd, () -> {
       var program = frontEnd.run(model, common.typeConfig(), phase);
       reporter.warnings(model, frontEnd);

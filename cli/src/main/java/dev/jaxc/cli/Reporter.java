@@ -1,7 +1,9 @@
 package dev.jaxc.cli;
 
+import dev.jaxc.frontend.DiagnosticJson;
 import dev.jaxc.frontend.DiagnosticRenderer;
 import dev.jaxc.ir.diag.Diagnostic;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.JaxcException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,7 +13,8 @@ import java.nio.file.Path;
 
 /**
  * Turns what can go wrong with an input file into the CLI's messages and exit statuses: located
- * diagnostics for bad jaxprs, one line for unreadable files.
+ * diagnostics for bad jaxprs, one line for unreadable files; as text, or with {@code
+ * --diagnostics json} as one JSON object per line ({@link DiagnosticJson}).
  */
 final class Reporter {
   /** A command body that may fail on its input. */
@@ -19,10 +22,22 @@ final class Reporter {
     int run() throws IOException;
   }
 
+  /** How diagnostics are written: {@code --diagnostics text|json}. */
+  enum Format {
+    TEXT,
+    JSON
+  }
+
   private final PrintWriter err;
+  private final Format format;
 
   Reporter(PrintWriter err) {
+    this(err, Format.TEXT);
+  }
+
+  Reporter(PrintWriter err, Format format) {
     this.err = err;
+    this.format = format;
   }
 
   /** Runs the body; reports its failure on {@code file} through {@code frontEnd}'s source. */
@@ -30,25 +45,31 @@ final class Reporter {
     try {
       return body.run();
     } catch (JaxcException e) {
-      err.print(DiagnosticRenderer.render(frontEnd.source(file), e.diagnostic()));
+      print(file, frontEnd, e.diagnostic());
       err.flush();
       return ExitCode.BAD_INPUT;
     } catch (NoSuchFileException e) {
-      return fail(file + ": error: no such file");
+      return fail(file, "no such file");
     } catch (AccessDeniedException e) {
-      return fail(file + ": error: permission denied");
+      return fail(file, "permission denied");
     } catch (IOException e) {
-      return fail(file + ": error: cannot read: " + e.getMessage());
+      return fail(file, "cannot read: " + e.getMessage());
     }
   }
 
   void warnings(Path file, FrontEnd frontEnd) {
-    for (Diagnostic d : frontEnd.warnings().all()) err.print(DiagnosticRenderer.render(frontEnd.source(file), d));
+    for (Diagnostic d : frontEnd.warnings().all()) print(file, frontEnd, d);
     err.flush();
   }
 
-  private int fail(String line) {
-    err.println(line);
+  private void print(Path file, FrontEnd frontEnd, Diagnostic d) {
+    if (format == Format.JSON) err.println(DiagnosticJson.render(frontEnd.source(file), d, frontEnd.code(d)));
+    else err.print(DiagnosticRenderer.render(frontEnd.source(file), d));
+  }
+
+  private int fail(Path file, String message) {
+    if (format == Format.JSON) err.println(DiagnosticJson.fileError(file.toString(), DiagnosticCode.INPUT, message));
+    else err.println(file + ": error: " + message);
     err.flush();
     return ExitCode.BAD_INPUT;
   }

@@ -68,7 +68,7 @@ final class RunCommand implements Callable<Integer> {
     if (sm != null && !ptx) throw new ParameterException(spec.commandLine(), "--sm: only with -target ptx");
     if (ptx && !PtxTarget.supports(arch))
       throw new ParameterException(spec.commandLine(), "--sm: expected one of " + PtxTarget.supported() + ", got '" + arch + "'");
-    Reporter reporter = new Reporter(err);
+    Reporter reporter = new Reporter(err, common.diagnostics);
     FrontEnd frontEnd = new FrontEnd();
     return reporter.guard(model, frontEnd, () -> {
       var typed = frontEnd.run(model, common.typeConfig(), Phase.TYPE);

@@ -14,7 +14,8 @@ import dev.jaxc.ir.diag.Span;
  *
  * The caret sits under the span's start, {@code ~} covers the rest of the span on that line.
  * Tabs before the caret are copied so it lines up in a terminal. A diagnostic without a span
- * renders as {@code name: error: message}. Every rendering ends with a newline.
+ * renders as {@code name: error: message}. A hint follows the message after "; " ({@code error:
+ * unknown primitive 'sinn'; did you mean 'sin'?}). Every rendering ends with a newline.
  */
 public final class DiagnosticRenderer {
   private DiagnosticRenderer() {}
@@ -22,12 +23,13 @@ public final class DiagnosticRenderer {
   public static String render(Source source, Diagnostic d) {
     String label = d.severity().label();
     Span span = d.span();
+    String message = d.hint() == null ? d.message() : d.message() + "; " + d.hint();
     if (span == null || !span.isKnown()) {
-      return source.name() + ": " + label + ": " + d.message() + "\n";
+      return source.name() + ": " + label + ": " + message + "\n";
     }
     StringBuilder sb = new StringBuilder();
     sb.append(source.name()).append(':').append(span.line()).append(':').append(span.col());
-    sb.append(": ").append(label).append(": ").append(d.message()).append('\n');
+    sb.append(": ").append(label).append(": ").append(message).append('\n');
     String line = source.lineText(span.line());
     sb.append(line).append('\n');
     int caretAt = Math.min(span.col() - 1, line.length());

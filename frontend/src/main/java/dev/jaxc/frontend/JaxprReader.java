@@ -8,7 +8,10 @@ import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Scalar;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.Diagnostic;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.diag.Severity;
 import dev.jaxc.ir.diag.Span;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -319,12 +322,22 @@ final class JaxprReader {
         lx.pos = e;
         boolean dropped = e == start + 1 && c == '_';
         if (dropped && outer != null && outIndex >= 0 && outIndex < outer.size()) {
-          return new Var("_", outer.get(outIndex).type(), lx.span(start, e));
+          // A dead value: JAX prints `_` here only where the call's own binder is `_` too (§5.2).
+          Var binder = outer.get(outIndex);
+          if (!binder.isDropped()) {
+            throw lx.error("output '_' names no value, but the enclosing equation binds this result as '"
+                + binder.name() + "'", start, e);
+          }
+          return new Var("_", binder.type(), lx.span(start, e));
         }
         Var v = scope.lookup(start, e);
         if (v == null) throw undefined(lx.substring(start, e), start, e);
         return v;
       }
+    } else if (c == '*') {
+      // JAX <= 0.3.x: the unit value (core.unit, or the unitvar), printed `*`.
+      lx.pos++;
+      return new Literal(new Scalar.Opaque("*"), TypeParser.UNIT, true, lx.span(start, lx.pos));
     } else if (!(c == '-' || Lexer.isDigit(c) || c == '(' || c == '[')) {
       throw lx.expected(outIndex >= 0 ? "an output (a variable or literal)" : "an operand (a variable or literal)");
     }
@@ -332,7 +345,18 @@ final class JaxprReader {
     Literal lit;
     if (lx.peek() == ':') {
       lx.pos++;
-      lit = new Literal(value, TypeParser.parse(lx, types), true, lx.span(start, lx.pos));
+      int typeStart = lx.pos;
+      Type type = TypeParser.parse(lx, types);
+      if (!(value instanceof Scalar.Opaque) && type instanceof Type.ArrayType at && at.rank() != 0) {
+        // JAX prints a value only for scalar literals; a non-scalar constant is a constvar, or
+        // `[...]:f32[3]` under jax_use_simplified_jaxpr_constants (0.7+). Checked with 0.10.2.
+        throw new JaxcException(new Diagnostic(Severity.ERROR,
+            "literal '" + lx.text.substring(start, typeStart - 1) + "' has the non-scalar type " + type.text()
+                + ": a literal with a value is a scalar",
+            lx.span(start, lx.pos), DiagnosticCode.NON_SCALAR_LITERAL,
+            "write its type as " + at.dtype().shortName() + "[], or make the array a constvar"));
+      }
+      lit = new Literal(value, type, true, lx.span(start, lx.pos));
     } else if (value instanceof Scalar.Opaque) {
       throw lx.error("the literal '[...]' needs a type, e.g. '[...]:f32[3]'", start, lx.pos);
     } else {

@@ -21,7 +21,7 @@ final class ParamListReader {
   private static final Set<String> CALLS =
       Set.of(
           "jit", "pjit", "xla_call", "closed_call", "call", "core_call", "remat2", "checkpoint",
-          "custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr");
+          "custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr", "custom_jvp_call_jaxpr", "remat_call");
 
   private final Lexer lx;
   private final JaxprReader reader;

@@ -11,10 +11,16 @@ import java.util.Optional;
 /**
  * Types as {@code str_short} prints them (§4.1): {@code f32[2,3]}, {@code f32<host>[3]},
  * {@code f32[8@x,4]}, {@code f32[4]{V:x}}, symbolic dims {@code f32[max(c, 4),2*b]},
- * {@code key<fry>[]}, {@code Tok}, and other abstract values ({@code Ref{f32[3]}}) kept as
+ * {@code key<fry>[]}, {@code Tok}, the unit {@code *} of JAX <= 0.3, and other abstract values ({@code Ref{f32[3]}}) kept as
  * opaque text. A type never spans lines.
  */
 final class TypeParser {
+  /**
+   * JAX's unit, printed {@code *} (binders {@code _:*}, operands and outputs {@code *}) until
+   * units were removed in 0.3.x (2022): a value that carries nothing.
+   */
+  static final Type UNIT = new Type.OpaqueType("*");
+
   private TypeParser() {}
 
   /**
@@ -51,6 +57,10 @@ final class TypeParser {
   /** Reads the type at the cursor (just after a binder's or literal's {@code :}). */
   static Type parse(Lexer lx) {
     int start = lx.pos;
+    if (lx.peek() == '*') { // the unit type of JAX <= 0.3.x (AbstractUnit.str_short)
+      lx.pos++;
+      return UNIT;
+    }
     int wordEnd = lx.identEnd(start);
     if (wordEnd == start) throw lx.expected("a type after ':'");
     String word = lx.text.substring(start, wordEnd);

@@ -11,7 +11,7 @@ public sealed interface Dim {
 
   record Known(long size, String sharding) implements Dim {
     public Known {
-      if (size < 0) throw new IllegalArgumentException("negative dimension " + size);
+      if (size < 0) throw new NegativeSize(size);
     }
 
     public Known(long size) {
@@ -33,5 +33,17 @@ public sealed interface Dim {
 
   static Dim of(long size) {
     return new Known(size);
+  }
+
+  /**
+   * A size below zero: what a type rule computes from out-of-range params (a negative slice size
+   * or scan length); the type pass reports it at the equation.
+   */
+  final class NegativeSize extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    NegativeSize(long size) {
+      super("negative dimension " + size);
+    }
   }
 }

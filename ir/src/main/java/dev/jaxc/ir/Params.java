@@ -69,11 +69,16 @@ public record Params(Map<String, ParamValue> values) {
   }
 
   public int getInt(String key) {
-    return Math.toIntExact(getLong(key));
+    return asInt(key, getLong(key));
   }
 
   public int getInt(String key, int dflt) {
-    return Math.toIntExact(getLong(key, dflt));
+    return asInt(key, getLong(key, dflt));
+  }
+
+  private static int asInt(String key, long v) {
+    if (v != (int) v) throw new ParamException("parameter '" + key + "' is out of range: " + v);
+    return (int) v;
   }
 
   public boolean getBool(String key, boolean dflt) {

@@ -2,6 +2,7 @@ package dev.jaxc.ir.pass;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.ParamValue;
@@ -12,6 +13,7 @@ import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.TypeRuleException;
 import dev.jaxc.ir.types.ElementType;
 import dev.jaxc.ir.types.Promotion;
 import dev.jaxc.ir.types.PromotionMode;
@@ -70,6 +72,10 @@ final class OperandTyping {
       return rules.impliedOperandTypes(p, params, n).orElse(List.of());
     } catch (Params.ParamException x) {
       throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+    } catch (TypeRuleException x) {
+      throw new JaxcException(x.getMessage(), e.primSpan());
+    } catch (Dim.NegativeSize x) {
+      throw new JaxcException(e.primitive() + ": its params give an operand with a " + x.getMessage(), e.primSpan());
     }
   }
 

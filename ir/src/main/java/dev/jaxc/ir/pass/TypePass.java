@@ -1,6 +1,7 @@
 package dev.jaxc.ir.pass;
 
 import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Literal;
@@ -9,8 +10,11 @@ import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.Diagnostic;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.diag.Severity;
 import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.RuleContext;
@@ -144,10 +148,12 @@ public final class TypePass {
 
   private void trust(Eqn e, boolean unknown) {
     if (!warned.add(e.primitive())) return;
-    warnings.warn(
+    warnings.add(new Diagnostic(Severity.WARNING,
         (unknown ? "unknown primitive '" + e.primitive() + "'" : "'" + e.primitive() + "' on a Ref")
             + ": its declared result types are trusted",
-        e.primSpan());
+        e.primSpan(),
+        unknown ? DiagnosticCode.TRUSTED_PRIMITIVE : DiagnosticCode.TRUSTED_REF,
+        unknown ? KnownPrimitives.suggestion(e.primitive()).orElse(null) : null));
   }
 
   private static List<Var> bindOuts(List<Var> outs, List<Type> types, Map<Var, Var> scope) {
@@ -170,6 +176,8 @@ public final class TypePass {
       throw new JaxcException(x.getMessage(), operand.isKnown() ? operand : e.primSpan());
     } catch (Params.ParamException x) {
       throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+    } catch (Dim.NegativeSize x) {
+      throw new JaxcException(e.primitive() + ": its params give a result with a " + x.getMessage(), e.primSpan());
     }
   }
 

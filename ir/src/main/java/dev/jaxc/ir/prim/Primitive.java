@@ -211,6 +211,13 @@ public enum Primitive {
 
   static {
     for (Primitive p : values()) BY_NAME.put(p.printedName, p);
+    // Names the same primitives had in the oldest typed printouts (JAX 0.2.26-0.3.x): the
+    // custom_jvp call with its callee in fun_jaxpr, and jax.checkpoint before it became remat2
+    // (checkpoint, and remat_call with call_jaxpr in 0.2.x). NestedJaxprs.callee reads all of
+    // jaxpr, call_jaxpr and fun_jaxpr.
+    BY_NAME.put("custom_jvp_call_jaxpr", CUSTOM_JVP_CALL);
+    BY_NAME.put("checkpoint", REMAT2);
+    BY_NAME.put("remat_call", REMAT2);
   }
 
   private final String printedName;
@@ -244,6 +251,7 @@ public enum Primitive {
     return rule;
   }
 
+  /** The primitive JAX prints as {@code name}, or under one of its older names ({@code checkpoint}). */
   public static Optional<Primitive> byName(String name) {
     return Optional.ofNullable(BY_NAME.get(name));
   }

@@ -6,6 +6,7 @@ import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Scalar;
+import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,9 @@ public final class JaxprPrinter {
     return p.out.append('\n').toString();
   }
 
-  /** One literal as {@code VALUE:TYPE}. */
+  /** One literal as {@code VALUE:TYPE}; JAX <= 0.3's unit as {@code *}, as it printed it. */
   public static String literal(Literal lit) {
+    if (lit.type() instanceof Type.OpaqueType o && o.text().equals("*")) return "*";
     return scalar(lit.value()) + ":" + lit.type().text();
   }
 

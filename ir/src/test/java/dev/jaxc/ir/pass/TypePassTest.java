@@ -22,6 +22,7 @@ import dev.jaxc.ir.Scalar;
 import dev.jaxc.ir.Type;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.Diagnostic;
+import dev.jaxc.ir.diag.DiagnosticCode;
 import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.diag.Span;
@@ -356,9 +357,18 @@ class TypePassTest {
     Eqn p2 = eqn(List.of(c), "psum", at(3, 12, 4), params(), b);
     Jaxpr j = run(jaxpr(List.of(a), List.of(p1, p2), c), STANDARD);
     assertEquals(
-        List.of(Diagnostic.warning("unknown primitive 'psum': its declared result types are trusted", first)),
+        List.of(Diagnostic.warning("unknown primitive 'psum': its declared result types are trusted", first)
+            .withCode(DiagnosticCode.TRUSTED_PRIMITIVE)),
         warnings.all());
     assertEquals(array("f32[4]"), j.outs().get(0).type());
+  }
+
+  @Test
+  void aTrustedMisspellingNamesTheClosestPrimitive() {
+    Var a = v("a", "f32[4]");
+    Var b = v("b", "f32[4]");
+    run(jaxpr(List.of(a), List.of(eqn(List.of(b), "reduce_precison", at(2, 12, 15), params(), a)), b), STANDARD);
+    assertEquals("did you mean 'reduce_precision'?", warnings.all().get(0).hint());
   }
 
   @Test

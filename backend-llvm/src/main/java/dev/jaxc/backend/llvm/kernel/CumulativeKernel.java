@@ -57,6 +57,10 @@ final class CumulativeKernel {
       throw new JaxcException(
           "unsupported primitive cumlogsumexp (its combiner needs exp and log1p: pending math library)", e.span());
     DType d = cx.operandType(0).dtype();
+    // JAX traces cumlogsumexp of integers; its log-add-exp exists only for floating and complex dtypes.
+    if (p == Primitive.CUMLOGSUMEXP && !d.isInexact())
+      throw new JaxcException("unsupported primitive cumlogsumexp of " + d + " (only of floating and complex dtypes)",
+          e.span());
     Jaxpr combiner = p == Primitive.CUMLOGSUMEXP ? ReduceCombiners.logAddExp(d) : ReduceCombiners.monoid(p, d);
     new Scan(cx, combiner, ReduceCombiners.identity(cx.ir(), p, d), e.params().getInt("axis"),
         e.params().getBool("reverse", false)).emit();

@@ -19,6 +19,7 @@ import dev.jaxc.backend.llvm.plan.Producer;
 import dev.jaxc.backend.llvm.plan.Step;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
@@ -86,8 +87,10 @@ public final class ScheduleEmitter {
     } else if (s instanceof Step.CopyOut c) {
       copyOut(c);
     } else if (s instanceof Step.Kernel k) {
-      if (k.epilogue() != null) KernelLowering.emit(primitive(k.eqn()), withEpilogue(k.eqn(), k.epilogue()));
-      else kernel(k.eqn());
+      located(k.eqn(), () -> {
+        if (k.epilogue() != null) KernelLowering.emit(primitive(k.eqn()), withEpilogue(k.eqn(), k.epilogue()));
+        else kernel(k.eqn());
+      });
     } else if (s instanceof Step.Rows g) {
       rows(g);
     } else if (s instanceof Step.MultiOutput m) {
@@ -292,6 +295,22 @@ public final class ScheduleEmitter {
       access.store(base, type(root), idx, y);
     };
     return new KernelContext(ir, e, ops, List.of(base), List.of(type(result)), access, loops, lowering, plan, bases, store);
+  }
+
+  /**
+   * Runs a kernel's emission so that what it finds wrong is reported at the kernel's equation: a
+   * param the type rule did not need (cumsum's {@code reverse}), or a problem inside a combiner
+   * the kernel made itself (cumlogsumexp's log-add-exp), which has no place in the text.
+   */
+  private static void located(Eqn e, Runnable emit) {
+    try {
+      emit.run();
+    } catch (Params.ParamException x) {
+      throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+    } catch (JaxcException x) {
+      if (x.span() != null && x.span().isKnown()) throw x;
+      throw new JaxcException(x.getMessage(), e.span());
+    }
   }
 
   /** The planner schedules only lowered primitives (Support), so the kernel exists. */

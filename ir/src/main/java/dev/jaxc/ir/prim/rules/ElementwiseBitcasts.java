@@ -33,6 +33,8 @@ final class ElementwiseBitcasts {
           + from + " to " + to);
     int fromBits = from.bits();
     int toBits = to.bits();
+    if ((fromBits == 0 || toBits == 0) && from != to)
+      throw RuleOperands.error(ctx, 0, "float0 values have no bits to convert, got " + from + " to " + to);
     List<Dim> dims = new ArrayList<>(x.shape().dims());
     if (fromBits > toBits) {
       dims.add(Dim.of(fromBits / toBits));
@@ -58,6 +60,8 @@ final class ElementwiseBitcasts {
     DType to = RuleParams.dtypeParam(ctx, tpu ? "ty" : "dtype");
     int fromBits = x.dtype().bits();
     int toBits = to.bits();
+    if (fromBits == 0 || toBits == 0)
+      throw RuleOperands.error(ctx, 0, "float0 values have no bits to convert, got " + x.dtype() + " to " + to);
     if (fromBits == toBits) return List.of(x.withDType(to).withWeak(false));
     int axis = x.rank() - (tpu ? 2 : 1);
     if (axis < 0)

@@ -95,8 +95,8 @@ public final class ElementwiseRules {
     List<Type> r = unary(ctx, FLOATING, UnaryOperator.identity());
     long e = RuleParams.longParam(ctx, "exponent_bits");
     long m = RuleParams.longParam(ctx, "mantissa_bits");
-    if (e < 1) throw RuleOperands.error(ctx, "exponent_bits must be positive, got " + e);
-    if (m < 0) throw RuleOperands.error(ctx, "mantissa_bits must be non-negative, got " + m);
+    if (e < 1 || e > Integer.MAX_VALUE) throw RuleOperands.error(ctx, "exponent_bits must be positive, got " + e);
+    if (m < 0 || m > Integer.MAX_VALUE) throw RuleOperands.error(ctx, "mantissa_bits must be non-negative, got " + m);
     return r;
   }
 

@@ -107,6 +107,7 @@ public final class IndexingRules {
     if (!RuleOperands.element(updates).equals(RuleOperands.element(operand)))
       throw RuleOperands.error(ctx, 2, "the updates' dtype " + RuleOperands.element(updates)
           + " differs from the operand's " + RuleOperands.element(operand));
+    if (operand instanceof ArrayType a) CombinerTypes.check(ctx, "update_jaxpr", List.of(a.dtype()));
     ScatterParams dn = RuleParams.decoded(ctx, ScatterParams::of);
     int ivd = idx.rank() - 1;
 

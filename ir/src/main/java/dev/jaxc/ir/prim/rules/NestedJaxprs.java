@@ -50,6 +50,7 @@ public final class NestedJaxprs {
    * scan body's slices come from.
    */
   public static Type stacked(Type slice, long length) {
+    if (length < 0) throw new TypeRuleException("scan length must not be negative, got " + length);
     Shape s =
         shapeOf(slice)
             .orElseThrow(

@@ -178,7 +178,7 @@ public final class RandomRules {
 
   private static Shape append(Shape s, long[] more) {
     List<Dim> dims = new ArrayList<>(s.dims());
-    for (long d : more) dims.add(Dim.of(d));
+    dims.addAll(RuleDims.shape(more).dims());
     return new Shape(dims);
   }
 }

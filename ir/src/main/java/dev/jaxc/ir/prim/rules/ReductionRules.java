@@ -212,5 +212,8 @@ public final class ReductionRules {
     if (j.invars().size() != 2 * n || j.outs().size() != n)
       throw RuleOperands.error(ctx, "the combiner jaxpr must take " + 2 * n + " values and return "
           + n + ", it takes " + j.invars().size() + " and returns " + j.outs().size());
+    List<DType> dtypes = new ArrayList<>();
+    for (int i = 0; i < n; i++) dtypes.add(RuleOperands.array(ctx, i).dtype());
+    CombinerTypes.check(ctx, "jaxpr", dtypes);
   }
 }

@@ -160,7 +160,10 @@ final class RuleDims {
   /** A shape of known sizes. */
   static Shape shape(long... sizes) {
     List<Dim> ds = new ArrayList<>(sizes.length);
-    for (long s : sizes) ds.add(Dim.of(s));
+    for (long s : sizes) {
+      if (s < 0) throw new TypeRuleException("negative size " + s + " in shape " + java.util.Arrays.toString(sizes));
+      ds.add(Dim.of(s));
+    }
     return new Shape(ds);
   }
 

@@ -112,6 +112,8 @@ final class RuleParams {
       if (item instanceof ParamValue.Int i) {
         if (i.value().signum() < 0)
           throw error(ctx, "parameter '" + key + "' has a negative size " + i.value());
+        if (i.value().bitLength() > 62)
+          throw error(ctx, "parameter '" + key + "' has a size too large for an array: " + i.value());
         dims.add(Dim.of(i.value().longValueExact()));
       } else if (item instanceof ParamValue.None) {
         dims.add(null);
@@ -143,7 +145,7 @@ final class RuleParams {
         String item = text.substring(start, i).trim();
         start = i + 1;
         if (item.isEmpty()) continue;
-        if (item.matches("-?\\d+")) items.add(ParamValue.Int.of(Long.parseLong(item)));
+        if (item.matches("-?\\d+")) items.add(new ParamValue.Int(new java.math.BigInteger(item)));
         else if (item.equals("None")) items.add(new ParamValue.None());
         else items.add(new ParamValue.Text(item));
       }

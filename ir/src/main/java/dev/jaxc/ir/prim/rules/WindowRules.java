@@ -53,6 +53,9 @@ public final class WindowRules {
             prim + " init values must be scalars, got " + init.text(), n + i);
       results.add(RuleOperands.strong(x.dtype(), out));
     }
+    List<DType> dtypes = new ArrayList<>();
+    for (int i = 0; i < n; i++) dtypes.add(RuleOperands.array(ctx, i).dtype());
+    CombinerTypes.check(ctx, "jaxpr", dtypes);
     return results;
   }
 
@@ -100,6 +103,8 @@ public final class WindowRules {
               + " scalar, got "
               + init.text(),
           2);
+    CombinerTypes.checkPredicate(ctx, "select_jaxpr", operand.dtype());
+    CombinerTypes.check(ctx, "scatter_jaxpr", List.of(source.dtype()));
     return List.of(RuleOperands.strong(operand.dtype(), operand.shape()));
   }
 
