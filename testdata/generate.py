@@ -1575,6 +1575,19 @@ for _dt in (f32, f64, c64):
          f"jnp.linalg.qr reduced and complete: square, tall batched, wide (LAPACK's signs) ({_dn})", _tol, x64=_dt == f64)
 case("linalg_lstsq_qr", lambda a, b: (lambda q, r: jax.scipy.linalg.solve_triangular(r, q.T @ b))(*jnp.linalg.qr(a)),
      lambda r: (N(r, (20, 4)), N(r, (20,))), "least squares by QR and a triangular solve", (1e-4, 1e-5))
+for _dt in (f32, f64):
+    _dn, _tol = DT_NAME[_dt], ((5e-5, 5e-5) if _dt == f32 else (1e-11, 1e-11))
+
+    def _eigh_invariants(a):
+        # Eigenvector signs are unspecified (LAPACK's and jaxc's differ): compare what they fix.
+        w, v = jnp.linalg.eigh(a)
+        return w, v @ (w[..., None] * jnp.swapaxes(v, -1, -2)), jnp.abs(v)
+    case(f"linalg_eigh_{_dn}", lambda a, b: (*_eigh_invariants(a), *_eigh_invariants(b), jnp.linalg.eigvalsh(a, UPLO="U")),
+         functools.partial(lambda r, dt: ((lambda x: (x + x.T).astype(dt))(r.standard_normal((7, 7))),
+                                          (lambda x: (x + np.swapaxes(x, -1, -2)).astype(dt))(r.standard_normal((2, 5, 5)))),
+                           dt=_dt),
+         f"jnp.linalg.eigh: eigenvalues, V·diag(w)·Vᵀ and |V| (sign-free), batched, and eigvalsh of the upper triangle ({_dn})",
+         _tol, x64=_dt == f64)
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

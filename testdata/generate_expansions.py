@@ -325,6 +325,56 @@ def qr(a, full_matrices):
     return q, r
 
 
+def eigh(a, lower, sweeps=None):
+    """Eigenvalues (ascending) and eigenvectors of the real symmetric matrix in a's lower (or upper)
+    triangle by cyclic Jacobi rotations (Rutishauser's formulas), sweeps until the off-diagonal
+    part is below eps times the norm (at most 30). Eigenvector signs are the rotations', not
+    LAPACK's (JAX leaves them unspecified)."""
+    import jax.numpy as jnp
+    from jax import lax
+    n = a.shape[-1]
+    idx = jnp.arange(n)
+    tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
+    half = jnp.where(tri, a, 0)
+    a = half + jnp.where(idx[:, None] == idx[None, :], 0, half.T)
+    eps = jnp.finfo(a.dtype).eps
+
+    def rotate(p, q, carry):
+        a, v = carry
+        app, aqq, apq = a[p, p], a[q, q], a[p, q]
+        nonzero = apq != 0
+        theta = jnp.where(nonzero, (aqq - app) / (2 * jnp.where(nonzero, apq, 1)), 0)
+        t = jnp.where(nonzero, jnp.sign(theta + (theta == 0)) / (jnp.abs(theta) + jnp.sqrt(theta * theta + 1)), 0)
+        c = 1 / jnp.sqrt(t * t + 1)
+        s = t * c
+        cp, cq = a[:, p], a[:, q]
+        a = a.at[:, p].set(c * cp - s * cq).at[:, q].set(s * cp + c * cq)
+        rp, rq = a[p], a[q]
+        a = a.at[p].set(c * rp - s * rq).at[q].set(s * rp + c * rq)
+        vp, vq = v[:, p], v[:, q]
+        v = v.at[:, p].set(c * vp - s * vq).at[:, q].set(s * vp + c * vq)
+        return a, v
+
+    def sweep(carry):
+        a, v, k = carry
+
+        def row(p, c):
+            return lax.fori_loop(p + 1, n, lambda q, c2: rotate(p, q, c2), c)
+
+        a, v = lax.fori_loop(0, n - 1, row, (a, v))
+        return a, v, k + 1
+
+    def more(carry):
+        a, _, k = carry
+        off = jnp.sum(jnp.where(idx[:, None] != idx[None, :], a * a, 0))
+        return (k < 30) & (off > (eps * eps) * jnp.sum(a * a))
+
+    a, v, _ = lax.while_loop(more, sweep, (a, jnp.eye(n, dtype=a.dtype), jnp.int32(0)))
+    w = jnp.diagonal(a)
+    order = jnp.argsort(w)
+    return v[:, order], w[order]
+
+
 def write_linalg_jax():
     """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
     (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
@@ -364,7 +414,7 @@ def write_linalg():
         b, m, k = sizes
         for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (b * k * k, "<BKK>"), (m * m, "<MM>"), (m * k, "<MK>"),
                        (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m, "<M>"), (k, "<K>"),
-                       (k - 1, "<K1>")):
+                       (k - 1, "<K1>"), (m - 1, "<M1>")):
             text = text.replace(str(v), tag)
         return text
 
@@ -384,6 +434,14 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"qr {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"qr_{form}_{'full' if full else 'reduced'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # eigh of [B, m, m], lower or upper (real only).
+        if tag in ("f32", "f64"):
+            for lower in (True, False):
+                fn = partial(eigh, lower=lower)
+                texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+                if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                    raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
+                (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
             texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]

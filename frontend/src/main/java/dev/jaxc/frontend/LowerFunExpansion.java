@@ -53,7 +53,7 @@ public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu", "tridiagonal_solve",
-      "lu_pivots_to_permutation", "qr");
+      "lu_pivots_to_permutation", "qr", "eigh");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -77,9 +77,10 @@ public final class LowerFunExpansion extends EqnRewriter {
   protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
     if (!PRIMITIVES.contains(e.primitive())) {
       keep(e, ins, out);
-    } else if (e.primitive().equals("lu") || e.primitive().equals("qr")) {
+    } else if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")) {
       Emitter em = new Emitter(names, out, e);
-      List<Atom> r = e.primitive().equals("lu") ? lu(e, ins, em) : qr(e, ins, em);
+      List<Atom> r = e.primitive().equals("lu") ? lu(e, ins, em) : e.primitive().equals("qr") ? qr(e, ins, em)
+          : eigh(e, ins, em);
       for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));
     } else {
       scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
@@ -465,7 +466,7 @@ public final class LowerFunExpansion extends EqnRewriter {
     return List.of(pair(LA_B * LA_M * LA_M, b * m * m), pair(LA_B * LA_M * LA_K, b * m * k),
         pair(LA_B * LA_K * LA_K, b * k * k), pair(LA_M * LA_M, m * m), pair(LA_M * LA_K, m * k), pair(LA_K * LA_K, k * k),
         pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M, m), pair(LA_K, k),
-        pair(LA_K - 1, k - 1));
+        pair(LA_K - 1, k - 1), pair(LA_M - 1, m - 1));
   }
 
   /**
@@ -501,6 +502,46 @@ public final class LowerFunExpansion extends EqnRewriter {
     for (int i = 0; i < 2; i++) {
       ArrayType want = (ArrayType) e.outs().get(i).type();
       out.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
+    }
+    return out;
+  }
+
+  /**
+   * eigh of real symmetric matrices: cyclic Jacobi rotations (jaxc's own algorithm, written in
+   * JAX), eigenvalues ascending, the eigenvectors' signs the rotations' (JAX leaves them
+   * unspecified; LAPACK's may differ); subset_by_index slices the results. Complex: not yet.
+   */
+  private List<Atom> eigh(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64)
+      throw new JaxcException("eigh of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("eigh of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean lower = e.params().getBool("lower", true);
+    Jaxpr body = instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), d == DType.F64, laPairs(batch, m, 1));
+    Shape flat = Shape.of(batch, m, m);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(d, Shape.of(batch, m))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    Atom v = ys.get(0);
+    Atom w = ys.get(1);
+    long[] subset = e.params().getLongsOpt("subset_by_index").orElse(null);
+    if (subset != null && subset.length == 2 && (subset[0] != 0 || subset[1] != m)) {
+      v = em.emit("slice", Emitter.params("start_indices", ints(0, 0, subset[0]), "limit_indices", ints(batch, m, subset[1]),
+          "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, m, subset[1] - subset[0])), v);
+      w = em.emit("slice", Emitter.params("start_indices", ints(0, subset[0]), "limit_indices", ints(batch, subset[1]),
+          "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, subset[1] - subset[0])), w);
+    }
+    List<Atom> out = new ArrayList<>();
+    Atom[] got = {v, w};
+    for (int i = 0; i < 2; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      out.add(want.shape().equals(((ArrayType) got[i].type()).shape()) ? got[i] : em.reshape(got[i], want.shape()));
     }
     return out;
   }

@@ -6,6 +6,7 @@ import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.JaxcException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -45,7 +46,12 @@ public abstract class EqnRewriter {
     for (Eqn e : j.eqns()) {
       List<Atom> ins = new ArrayList<>();
       for (Atom a : e.ins()) ins.add(lookup(a, scope));
-      equation(e, ins, scope, eqns);
+      try {
+        equation(e, ins, scope, eqns);
+      } catch (Params.ParamException x) {
+        // A malformed param the rewrite reads: an error at the equation, as the type rules give.
+        throw new JaxcException(e.primitive() + ": " + x.getMessage(), e.primSpan());
+      }
     }
     List<Atom> outs = new ArrayList<>();
     for (Atom a : j.outs()) outs.add(lookup(a, scope));
