@@ -1588,6 +1588,19 @@ for _dt in (f32, f64):
                            dt=_dt),
          f"jnp.linalg.eigh: eigenvalues, V·diag(w)·Vᵀ and |V| (sign-free), batched, and eigvalsh of the upper triangle ({_dn})",
          _tol, x64=_dt == f64)
+for _dt in (f32, f64):
+    _dn, _tol = DT_NAME[_dt], ((5e-5, 5e-5) if _dt == f32 else (1e-11, 1e-11))
+
+    def _svd_invariants(a):
+        # Singular vector signs are unspecified: compare s, U·diag(s)·Vᴴ, |U| and |Vᴴ|.
+        u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+        return s, u @ (s[..., None] * vt), jnp.abs(u), jnp.abs(vt)
+    case(f"linalg_svd_{_dn}", lambda a, b, c: (*_svd_invariants(a), *_svd_invariants(b), *_svd_invariants(c),
+                                               jnp.linalg.svd(b, compute_uv=False), jnp.linalg.norm(a, ord=2)),
+         functools.partial(lambda r, dt: (r.standard_normal((6, 6)).astype(dt), r.standard_normal((2, 7, 4)).astype(dt),
+                                          r.standard_normal((3, 8)).astype(dt)), dt=_dt),
+         f"jnp.linalg.svd through sign-free invariants: square, tall batched, wide; values only; the 2-norm ({_dn})",
+         _tol, x64=_dt == f64)
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

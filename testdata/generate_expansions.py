@@ -375,6 +375,52 @@ def eigh(a, lower, sweeps=None):
     return v[:, order], w[order]
 
 
+def svd(a, compute_uv):
+    """Singular values (descending) and, with compute_uv, the reduced U and Vᴴ of a real [m, n]
+    (m ≥ n; the caller transposes a wide one) by one-sided Jacobi rotations of the columns
+    (Hestenes), sweeps until every pair is orthogonal to eps (at most 30). Signs of the singular
+    vector pairs are the rotations' (JAX leaves them unspecified)."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, n = a.shape
+    eps = jnp.finfo(a.dtype).eps
+
+    def rotate(p, q, carry):
+        x, v, done = carry
+        xp, xq = x[:, p], x[:, q]
+        alpha = jnp.dot(xp, xp, precision=lax.Precision.HIGHEST)
+        beta = jnp.dot(xq, xq, precision=lax.Precision.HIGHEST)
+        gamma = jnp.dot(xp, xq, precision=lax.Precision.HIGHEST)
+        act = jnp.abs(gamma) > eps * jnp.sqrt(alpha * beta)
+        zeta = jnp.where(act, (beta - alpha) / (2 * jnp.where(act, gamma, 1)), 0)
+        t = jnp.where(act, jnp.sign(zeta + (zeta == 0)) / (jnp.abs(zeta) + jnp.sqrt(1 + zeta * zeta)), 0)
+        c = 1 / jnp.sqrt(1 + t * t)
+        sn = c * t
+        x = x.at[:, p].set(c * xp - sn * xq).at[:, q].set(sn * xp + c * xq)
+        vp, vq = v[:, p], v[:, q]
+        v = v.at[:, p].set(c * vp - sn * vq).at[:, q].set(sn * vp + c * vq)
+        return x, v, done & ~act
+
+    def sweep(carry):
+        x, v, _, k = carry
+
+        def row(p, c):
+            return lax.fori_loop(p + 1, n, lambda q, c2: rotate(p, q, c2), c)
+
+        x, v, done = lax.fori_loop(0, n - 1, row, (x, v, jnp.bool_(True)))
+        return x, v, done, k + 1
+
+    x, v, _, _ = lax.while_loop(lambda c: (~c[2]) & (c[3] < 30), sweep,
+                                (a, jnp.eye(n, dtype=a.dtype), jnp.bool_(False), jnp.int32(0)))
+    sv = jnp.sqrt(jnp.sum(x * x, axis=0))
+    order = jnp.argsort(-sv)
+    sv = sv[order]
+    if not compute_uv:
+        return (sv,)
+    u = x[:, order] / jnp.where(sv > 0, sv, 1)[None, :]
+    return sv, u, v[:, order].T
+
+
 def write_linalg_jax():
     """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
     (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
@@ -442,6 +488,14 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # svd of a tall [B, M, K] (a wide one is transposed by jaxc), with and without U and Vᴴ.
+        if tag in ("f32", "f64"):
+            for uv in (True, False):
+                fn = partial(svd, compute_uv=uv)
+                texts = [traced(fn, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+                if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                    raise SystemExit(f"svd {tag}: the sizes are not free parameters of the trace")
+                (OUT / f"svd_{'uv' if uv else 's'}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
             texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]

@@ -44,15 +44,14 @@ class CheckCommandTest {
   void passFailAndSkipLinesThenTheSummary() throws Exception {
     makeCase("a_good", AFFINE, List.of(f32(1, 2, 3)), List.of(f32(3, 5, 7)));
     makeCase("b_wrong", AFFINE, List.of(f32(1, 2, 3)), List.of(f32(3, 5, 8)));
-    makeCase("c_unsupported", "{ lambda ; a:f32[1,1]. let b:f32[1] c:f32[1,1] d:f32[1,1] = svd[algorithm=None "
-        + "compute_uv=True full_matrices=True subset_by_index=None] a in (b, c, d) }",
-        List.of(square(4)), List.of(f32(4), square(1), square(1)));  // lax.linalg.svd([[4.]]) = ([4.], [[1.]], [[1.]])
+    makeCase("c_unsupported", "{ lambda ; a:f32[3]. let b:f32[3] = roll[axis=0 stride=None stride_axis=None] a 1:i32[] in (b,) }",
+        List.of(f32(1, 2, 3)), List.of(f32(3, 1, 2)));  // a Pallas TPU roll; jnp.roll([1, 2, 3], 1) = [3, 1, 2]
     CliRunner r = CliRunner.run("check", dir.toString());
     List<String> lines = r.out().lines().toList();
     assertEquals("PASS a_good", lines.get(0));
     assertEquals("FAIL b_wrong: output 0: 1 of 3 elements differ; first at flat index 2: got 7.0, expected 8.0", lines.get(1));
     assertTrue(lines.get(2).startsWith("SKIP c_unsupported: "), lines.get(2));
-    assertTrue(lines.get(2).endsWith("error: unsupported primitive svd (linear algebra: later issue)"), lines.get(2));
+    assertTrue(lines.get(2).endsWith("error: unsupported primitive roll (Pallas TPU primitive: not compiled for CPU)"), lines.get(2));
     assertEquals("1 passed, 1 failed, 1 skipped", lines.get(3));
     assertEquals(ExitCode.BAD_INPUT, r.status());
   }
@@ -91,10 +90,9 @@ class CheckCommandTest {
     assertEquals(c.resolve("inputs.npz") + ": error: the model takes 1 inputs (constvars, then invars), got 2", r.firstErrLine());
     assertTrue(Files.notExists(dir.resolve("o.npz")));
     Path m = dir.resolve("u.jaxpr");
-    Files.writeString(m, "{ lambda ; a:f32[3,3]. let\n    b:f32[3] c:f32[3,3] d:f32[3,3] = svd[algorithm=None "
-        + "compute_uv=True full_matrices=True subset_by_index=None] a\n  in (b, c, d) }\n");
+    Files.writeString(m, "{ lambda ; a:f32[3]. let\n    b:f32[3] = roll[axis=0 stride=None stride_axis=None] a 1:i32[]\n  in (b,) }\n");
     CliRunner u = CliRunner.run("run", m.toString(), "--inputs", c.resolve("inputs.npz").toString(), "--output", dir.resolve("o.npz").toString());
     assertEquals(ExitCode.BAD_INPUT, u.status());
-    assertEquals(m + ":2:5: error: unsupported primitive svd (linear algebra: later issue)", u.firstErrLine());
+    assertEquals(m + ":2:5: error: unsupported primitive roll (Pallas TPU primitive: not compiled for CPU)", u.firstErrLine());
   }
 }

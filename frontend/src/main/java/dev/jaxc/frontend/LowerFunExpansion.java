@@ -53,7 +53,7 @@ public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "cholesky", "triangular_solve", "fft", "lu", "tridiagonal_solve",
-      "lu_pivots_to_permutation", "qr", "eigh");
+      "lu_pivots_to_permutation", "qr", "eigh", "svd");
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
   /** random_gamma's trace: 9967 keys, each split 9973 ways (their product first, then each). */
@@ -77,10 +77,11 @@ public final class LowerFunExpansion extends EqnRewriter {
   protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
     if (!PRIMITIVES.contains(e.primitive())) {
       keep(e, ins, out);
-    } else if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")) {
+    } else if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")
+        || e.primitive().equals("svd")) {
       Emitter em = new Emitter(names, out, e);
       List<Atom> r = e.primitive().equals("lu") ? lu(e, ins, em) : e.primitive().equals("qr") ? qr(e, ins, em)
-          : eigh(e, ins, em);
+          : e.primitive().equals("eigh") ? eigh(e, ins, em) : svd(e, ins, em);
       for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));
     } else {
       scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));
@@ -542,6 +543,60 @@ public final class LowerFunExpansion extends EqnRewriter {
     for (int i = 0; i < 2; i++) {
       ArrayType want = (ArrayType) e.outs().get(i).type();
       out.add(want.shape().equals(((ArrayType) got[i].type()).shape()) ? got[i] : em.reshape(got[i], want.shape()));
+    }
+    return out;
+  }
+
+  /**
+   * svd of real matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on the tall form
+   * (a wide matrix transposed, U and Vᴴ swapped back), singular values descending, the vector pairs'
+   * signs the rotations'. full_matrices only where it changes nothing (square), no subsets yet.
+   */
+  private List<Atom> svd(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64)
+      throw new JaxcException("svd of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("svd of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    boolean uv = e.params().getBool("compute_uv", true);
+    if (uv && e.params().getBool("full_matrices", true) && m != n)
+      throw new JaxcException("svd with full_matrices=True of a non-square matrix is not supported yet "
+          + "(full_matrices=False is)", e.primSpan());
+    if (e.params().getLongsOpt("subset_by_index").isPresent())
+      throw new JaxcException("svd with subset_by_index is not supported yet", e.primSpan());
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean tall = m >= n;
+    long big = tall ? m : n;
+    long small = tall ? n : m;
+    Atom x = at.shape().equals(Shape.of(batch, m, n)) ? ins.get(0) : em.reshape(ins.get(0), Shape.of(batch, m, n));
+    if (!tall) x = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, n, m)), x);
+    Jaxpr body = instance("svd_" + (uv ? "uv" : "s") + "_" + d.shortName(), d == DType.F64, laPairs(batch, big, small));
+    List<Var> ys = new ArrayList<>();
+    ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small))));
+    if (uv) {
+      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, small))));
+      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small, small))));
+    }
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> got = new ArrayList<>(ys);
+    if (uv && !tall) {
+      // Aᵀ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᵀ, vᴴ = U'ᵀ.
+      Atom u = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, small)),
+          ys.get(2));
+      Atom vt = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, big)),
+          ys.get(1));
+      got = List.of(ys.get(0), u, vt);
+    }
+    List<Atom> out = new ArrayList<>();
+    for (int i = 0; i < got.size(); i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      Atom g = got.get(i);
+      out.add(want.shape().equals(((ArrayType) g.type()).shape()) ? g : em.reshape(g, want.shape()));
     }
     return out;
   }

@@ -44,7 +44,7 @@ class LowerFunExpansionTest {
     for (String prim : LowerFunExpansion.PRIMITIVES) {
       if (prim.equals("random_gamma") || prim.equals("cholesky") || prim.equals("triangular_solve") || prim.equals("fft")
           || prim.equals("lu") || prim.equals("tridiagonal_solve") || prim.equals("lu_pivots_to_permutation")
-          || prim.equals("qr") || prim.equals("eigh"))
+          || prim.equals("qr") || prim.equals("eigh") || prim.equals("svd"))
         continue;  // not elementwise: their own tests below
       int arity = prim.startsWith("bessel_") ? 1 : prim.equals("regularized_incomplete_beta") ? 3 : 2;
       for (String dt : new String[] {"f32", "f64", "f16", "bf16"}) {
@@ -104,6 +104,8 @@ class LowerFunExpansionTest {
       "{ lambda ; a:c64[3,5]. let b:c64[3,3] c:c64[3,5] = qr[full_matrices=False pivoting=False use_magma=None] a in (b, c) }",
       "{ lambda ; a:f32[2,6,6]. let b:f32[2,6,6] c:f32[2,6] = eigh[algorithm=None lower=False sort_eigenvalues=True "
           + "subset_by_index=None] a in (b, c) }",
+      "{ lambda ; a:f64[3,8]. let b:f64[3] c:f64[3,3] d:f64[3,8] = svd[algorithm=None compute_uv=True "
+          + "full_matrices=False subset_by_index=None] a in (b, c, d) }",
     };
     for (String text : texts) {
       boolean x64 = text.contains("f64");

@@ -30,9 +30,8 @@ public final class Support {
   private static final Status INLINED = pending("call: inlined by the canonical pipeline (ir/pass/canon) before lowering");
   private static final Status SOLVE_INLINED = pending("its solve jaxpr applied to the solve consts and b, inlined by ir/pass/canon (what JAX's own implementation runs)");
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
-  private static final Status LINALG = pending("linear algebra: later issue");
   private static final Status FFT_OWN = pending("every fft_type, 1-3 axes, any length: a DFT as one product with the twiddle matrix for lengths up to 64 and primes, else four steps n = n1·n2, written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion); large primes are O(n²): no Bluestein yet");
-  private static final Status LINALG_OWN = pending("linear algebra, f32, f64, c64, c128 (eigh: real): jaxc's own algorithm (column/row sweeps, Householder, Jacobi), written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion)");
+  private static final Status LINALG_OWN = pending("linear algebra, f32, f64, c64, c128 (eigh, svd: real): jaxc's own algorithm (column/row sweeps, Householder, Jacobi), written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion)");
   private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
   private static final Status RNG_BITS = pending("XLA's expansion: Philox-4x32-10 (RNG_DEFAULT, RNG_PHILOX) or ThreeFry-2x32 on u32/u64 words, XLA's state update (ir/pass/random/RngBitGeneratorExpansion)");
   private static final Status APPROX = pending("top_k along the reduction dimension (of the negated operand for a min), what XLA's ApproxTopK fallback computes off TPU (ir/pass/ApproxTopK)");
@@ -72,9 +71,8 @@ public final class Support {
           RANDOM_WRAP, FROM_EDTYPE, TO_EDTYPE -> RANDOM_PASS;
       case THREEFRY2X32 -> lowered("kernel: threefry2x32 (kernel/ThreefryKernel)");
       case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
-      case CHOLESKY, EIGH, LU, QR, TRIANGULAR_SOLVE -> LINALG_OWN;
+      case CHOLESKY, EIGH, LU, QR, SVD, TRIANGULAR_SOLVE -> LINALG_OWN;
       case TRIDIAGONAL_SOLVE, LU_PIVOTS_TO_PERMUTATION -> LOWER_FUN;
-      case SVD -> LINALG;
       case FFT -> FFT_OWN;
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,
           RANDOM_GAMMA, RANDOM_GAMMA_GRAD, ZETA -> LOWER_FUN;

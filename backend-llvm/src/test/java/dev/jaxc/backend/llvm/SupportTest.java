@@ -66,7 +66,7 @@ class SupportTest {
     String md = Support.describe();
     assertTrue(md.startsWith("| primitive | CPU backend |\n| --- | --- |\n"), md);
     assertEquals(Primitive.values().length + 2, md.lines().count());
-    assertTrue(md.contains("| `svd` | not yet — linear algebra: later issue |"), md);
+    assertTrue(md.contains("| `roll` | not yet — Pallas TPU primitive: not compiled for CPU |"), md);
     assertTrue(md.contains("| `add` | lowered — fused: elementwise (emit/ElementwiseLowering) |"), md);
   }
 }
