@@ -1592,9 +1592,12 @@ for _dt in (f32, f64):
     _dn, _tol = DT_NAME[_dt], ((5e-5, 5e-5) if _dt == f32 else (1e-11, 1e-11))
 
     def _svd_invariants(a):
-        # Singular vector signs are unspecified: compare s, U·diag(s)·Vᴴ, |U| and |Vᴴ|.
+        # Singular vector signs are unspecified: compare s, U·diag(s)·Vᴴ, |U| and |Vᴴ|, and of
+        # the full U and Vᴴ (whose extra columns are any orthonormal completion) their Gram matrices.
         u, s, vt = jnp.linalg.svd(a, full_matrices=False)
-        return s, u @ (s[..., None] * vt), jnp.abs(u), jnp.abs(vt)
+        uf, _, vtf = jnp.linalg.svd(a)
+        return (s, u @ (s[..., None] * vt), jnp.abs(u), jnp.abs(vt), jnp.swapaxes(uf, -1, -2) @ uf,
+                vtf @ jnp.swapaxes(vtf, -1, -2))
     case(f"linalg_svd_{_dn}", lambda a, b, c: (*_svd_invariants(a), *_svd_invariants(b), *_svd_invariants(c),
                                                jnp.linalg.svd(b, compute_uv=False), jnp.linalg.norm(a, ord=2)),
          functools.partial(lambda r, dt: (r.standard_normal((6, 6)).astype(dt), r.standard_normal((2, 7, 4)).astype(dt),

@@ -375,7 +375,7 @@ def eigh(a, lower, sweeps=None):
     return v[:, order], w[order]
 
 
-def svd(a, compute_uv):
+def svd(a, compute_uv, full_matrices=False):
     """Singular values (descending) and, with compute_uv, the reduced U and Vᴴ of a real [m, n]
     (m ≥ n; the caller transposes a wide one) by one-sided Jacobi rotations of the columns
     (Hestenes), sweeps until every pair is orthogonal to eps (at most 30). Signs of the singular
@@ -418,6 +418,14 @@ def svd(a, compute_uv):
     if not compute_uv:
         return (sv,)
     u = x[:, order] / jnp.where(sv > 0, sv, 1)[None, :]
+    # U through Householder QR: its first n columns are U's up to the signs of R's diagonal (which
+    # are restored), the columns of zero singular values become orthonormal too, and the full U
+    # gets the rest of Q.
+    q, rr = qr(u, full_matrices=full_matrices)
+    sign = jnp.where(jnp.diagonal(rr) < 0, -1, 1).astype(a.dtype)
+    if full_matrices:
+        sign = jnp.ones(m, a.dtype).at[:n].set(sign)
+    u = q * sign[None, :]
     return sv, u, v[:, order].T
 
 
@@ -490,12 +498,12 @@ def write_linalg():
                 (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # svd of a tall [B, M, K] (a wide one is transposed by jaxc), with and without U and Vᴴ.
         if tag in ("f32", "f64"):
-            for uv in (True, False):
-                fn = partial(svd, compute_uv=uv)
+            for form, uv, full in (("uv", True, False), ("uv_full", True, True), ("s", False, False)):
+                fn = partial(svd, compute_uv=uv, full_matrices=full)
                 texts = [traced(fn, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"svd {tag}: the sizes are not free parameters of the trace")
-                (OUT / f"svd_{'uv' if uv else 's'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+                (OUT / f"svd_{form}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
             texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
@@ -612,6 +620,11 @@ def main():
     write_linalg()
     write_linalg_jax()
     write_fft()
+    # A recorded jaxpr must not close over constants: their values are not in the text.
+    import re
+    for f in sorted(OUT.glob("*.jaxpr")):
+        if re.search(r"\{ lambda [^;]", f.read_text()):
+            raise SystemExit(f"{f.name}: a jaxpr with constvars (closed-over constants) cannot be recorded")
     (OUT / "VERSION").write_text(f"jax {jax.__version__}\n")
 
 

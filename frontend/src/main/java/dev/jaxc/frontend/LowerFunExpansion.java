@@ -550,7 +550,8 @@ public final class LowerFunExpansion extends EqnRewriter {
   /**
    * svd of real matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on the tall form
    * (a wide matrix transposed, U and Vᴴ swapped back), singular values descending, the vector pairs'
-   * signs the rotations'. full_matrices only where it changes nothing (square), no subsets yet.
+   * signs the rotations'; U (or, wide, Vᴴ) made orthonormal and, with full_matrices, completed
+   * through Householder QR. No subsets yet.
    */
   private List<Atom> svd(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();
@@ -563,9 +564,7 @@ public final class LowerFunExpansion extends EqnRewriter {
     long m = a[r - 2];
     long n = a[r - 1];
     boolean uv = e.params().getBool("compute_uv", true);
-    if (uv && e.params().getBool("full_matrices", true) && m != n)
-      throw new JaxcException("svd with full_matrices=True of a non-square matrix is not supported yet "
-          + "(full_matrices=False is)", e.primSpan());
+    boolean full = uv && e.params().getBool("full_matrices", true) && m != n;
     if (e.params().getLongsOpt("subset_by_index").isPresent())
       throw new JaxcException("svd with subset_by_index is not supported yet", e.primSpan());
     long batch = 1;
@@ -575,11 +574,13 @@ public final class LowerFunExpansion extends EqnRewriter {
     long small = tall ? n : m;
     Atom x = at.shape().equals(Shape.of(batch, m, n)) ? ins.get(0) : em.reshape(ins.get(0), Shape.of(batch, m, n));
     if (!tall) x = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, n, m)), x);
-    Jaxpr body = instance("svd_" + (uv ? "uv" : "s") + "_" + d.shortName(), d == DType.F64, laPairs(batch, big, small));
+    Jaxpr body = instance("svd_" + (uv ? full ? "uv_full" : "uv" : "s") + "_" + d.shortName(), d == DType.F64,
+        laPairs(batch, big, small));
     List<Var> ys = new ArrayList<>();
     ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small))));
+    long uCols = full ? big : small;
     if (uv) {
-      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, small))));
+      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, uCols))));
       ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small, small))));
     }
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
@@ -588,7 +589,7 @@ public final class LowerFunExpansion extends EqnRewriter {
       // Aᵀ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᵀ, vᴴ = U'ᵀ.
       Atom u = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, small)),
           ys.get(2));
-      Atom vt = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, big)),
+      Atom vt = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, uCols, big)),
           ys.get(1));
       got = List.of(ys.get(0), u, vt);
     }
@@ -624,7 +625,9 @@ public final class LowerFunExpansion extends EqnRewriter {
       for (int i = 0; i < replacements.size(); i++) text = text.replace(replacements.get(i)[0], "\u0000" + i + "\u0000");
       for (int i = 0; i < replacements.size(); i++) text = text.replace("\u0000" + i + "\u0000", replacements.get(i)[1]);
       Program p = JaxprParser.parse("expansions/" + name + ".jaxpr", text);
-      return TypePass.run(p, new TypeConfig(x64, PromotionMode.STANDARD), new Diagnostics()).main();
+      Jaxpr j = TypePass.run(p, new TypeConfig(x64, PromotionMode.STANDARD), new Diagnostics()).main();
+      if (!j.constvars().isEmpty()) throw new IllegalStateException("expansions/" + name + ".jaxpr closes over constants");
+      return j;
     });
   }
 
