@@ -1,0 +1,167 @@
+package dev.jaxc.frontend;
+
+import static dev.jaxc.frontend.RecordedJaxprs.ints;
+import static dev.jaxc.frontend.RecordedJaxprs.pair;
+
+import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.ParamValue;
+import dev.jaxc.ir.Params;
+import dev.jaxc.ir.Shape;
+import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.pass.random.Emitter;
+import java.util.List;
+
+/**
+ * fft as {@link LowerFunExpansion} expands it: along each transformed axis in turn, a DFT as one
+ * product with the twiddle matrix or four steps n = n1·n2, from recorded jaxprs written in JAX.
+ */
+final class FftExpansion {
+  private final RecordedJaxprs templates;
+
+  FftExpansion(RecordedJaxprs templates) {
+    this.templates = templates;
+  }
+
+  /** The batch and lengths the FFT was traced at (a direct DFT of N1, or four steps of N1·N2). */
+  private static final long FFT_B = 9967;
+
+  private static final long FFT_N1 = 9973;
+
+  private static final long FFT_N2 = 9949;
+
+  /** Lengths up to this are transformed directly (one product with the twiddle matrix). */
+  private static final long DIRECT = 64;
+
+  /**
+   * fft: along each of the last axes in turn, a transform of length n (the inverse divided by n):
+   * directly for short or prime n, else in four steps n = n1·n2 (n1 the largest divisor up to √n).
+   * RFFT transforms the real input along the last axis and keeps n/2 + 1 values before the other
+   * axes; IRFFT transforms the other axes first, then rebuilds the Hermitian spectrum of the last
+   * and keeps the real part.
+   */
+  Atom fft(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType in = (ArrayType) ins.get(0).type();
+    ArrayType out = (ArrayType) e.outs().get(0).type();
+    int type = fftType(e);
+    long[] lengths = e.params().getLongs("fft_lengths");
+    if (!in.shape().isStatic()) throw new JaxcException("fft of a symbolic shape is not supported", e.primSpan());
+    DType c = in.dtype() == DType.F64 || in.dtype() == DType.C128 ? DType.C128 : DType.C64;
+    int r = in.rank();
+    int first = r - lengths.length;
+    Atom x = ins.get(0);
+    switch (type) {
+      case 0, 1 -> {
+        for (int ax = first; ax < r; ax++) x = along(em, x, ax, type == 1, c);
+      }
+      case 2 -> {
+        x = em.convert(x, c);
+        x = along(em, x, r - 1, false, c);
+        long n = lengths[lengths.length - 1];
+        x = sliceLast(em, x, 0, n / 2 + 1);
+        for (int ax = first; ax < r - 1; ax++) x = along(em, x, ax, false, c);
+      }
+      case 3 -> {
+        for (int ax = first; ax < r - 1; ax++) x = along(em, x, ax, true, c);
+        long n = lengths[lengths.length - 1];
+        long h = ((ArrayType) x.type()).shape().sizes()[r - 1];
+        if (h != n / 2 + 1) x = sliceLast(em, x, 0, Math.min(h, n / 2 + 1));
+        // The Hermitian rest: x[n − k] conjugated for k from n/2 + 1 to n − 1.
+        long rest = n - (n / 2 + 1);
+        if (rest > 0) {
+          Atom tail = sliceLast(em, x, 1, 1 + rest);
+          ArrayType tt = (ArrayType) tail.type();
+          tail = em.emit("rev", Emitter.params("dimensions", ints(r - 1)), tt, tail);
+          tail = em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(c)), tt, tail);
+          x = em.concatenate(r - 1, x, tail);
+        }
+        x = along(em, x, r - 1, true, c);
+        x = em.emit("real", Params.EMPTY, ((ArrayType) x.type()).withDType(c == DType.C128 ? DType.F64 : DType.F32), x);
+      }
+      default -> throw new JaxcException("fft: unknown fft_type " + type, e.primSpan());
+    }
+    return x.type().equals(out) ? x : em.convert(x, out.dtype());
+  }
+
+  /** fft_type as a number: 0 FFT, 1 IFFT, 2 RFFT, 3 IRFFT (older JAX prints FftType.NAME). */
+  private static int fftType(Eqn e) {
+    ParamValue v = e.params().get("fft_type").orElseThrow(() -> new JaxcException("fft: no fft_type", e.primSpan()));
+    if (v instanceof ParamValue.Int i) return i.value().intValue();
+    String s = v instanceof ParamValue.Enum en ? en.member() : v instanceof ParamValue.Text t ? t.text() : v.toString();
+    s = s.substring(s.lastIndexOf('.') + 1);
+    return switch (s) {
+      case "FFT" -> 0;
+      case "IFFT" -> 1;
+      case "RFFT" -> 2;
+      case "IRFFT" -> 3;
+      default -> throw new JaxcException("fft: unknown fft_type " + s, e.primSpan());
+    };
+  }
+
+  private static Atom sliceLast(Emitter em, Atom x, long from, long to) {
+    long[] sizes = ((ArrayType) x.type()).shape().sizes();
+    long[] start = new long[sizes.length];
+    long[] limit = sizes.clone();
+    start[sizes.length - 1] = from;
+    limit[sizes.length - 1] = to;
+    return em.emit("slice", Emitter.params("start_indices", ints(start), "limit_indices", ints(limit), "strides",
+        new ParamValue.None()), ((ArrayType) x.type()).withShape(Shape.of(minus(limit, start))), x);
+  }
+
+  /** The transform of length n along axis {@code axis} of x (complex). */
+  private Atom along(Emitter em, Atom x, int axis, boolean inverse, DType c) {
+    ArrayType t = (ArrayType) x.type();
+    long[] sizes = t.shape().sizes();
+    int r = sizes.length;
+    long n = sizes[axis];
+    if (n == 0) return x;
+    int[] perm = new int[r];
+    for (int i = 0, j = 0; i < r; i++) if (i != axis) perm[j++] = i;
+    perm[r - 1] = axis;
+    boolean moved = axis != r - 1;
+    long[] movedSizes = new long[r];
+    for (int i = 0; i < r; i++) movedSizes[i] = sizes[perm[i]];
+    Atom y = moved ? em.emit("transpose", Emitter.params("permutation", ints(toLongs(perm))), t.withShape(Shape.of(movedSizes)), x) : x;
+    long batch = 1;
+    for (int i = 0; i < r - 1; i++) batch *= movedSizes[i];
+    Shape flat = Shape.of(batch, n);
+    if (!Shape.of(movedSizes).equals(flat)) y = em.reshape(y, flat);
+    String way = inverse ? "inv" : "fwd";
+    String tag = c == DType.C128 ? "c128" : "c64";
+    long n1 = 1;
+    if (n > DIRECT) for (long d = 2; d * d <= n; d++) if (n % d == 0) n1 = d;
+    Jaxpr body;
+    if (n1 == 1) {
+      body = templates.instance("dft_" + way + "_" + tag, c == DType.C128, List.of(pair(FFT_B * FFT_N1, batch * n),
+          pair(FFT_N1 * FFT_N1, n * n), pair(FFT_B, batch), pair(FFT_N1, n)));
+    } else {
+      long n2 = n / n1;
+      body = templates.instance("fft4_" + way + "_" + tag, c == DType.C128, List.of(pair(FFT_B * FFT_N1 * FFT_N2, batch * n),
+          pair(FFT_N1 * FFT_N1, n1 * n1), pair(FFT_N2 * FFT_N2, n2 * n2), pair(FFT_N1 * FFT_N2, n),
+          pair(FFT_B * FFT_N1, batch * n1), pair(FFT_B * FFT_N2, batch * n2), pair(FFT_B, batch), pair(FFT_N1, n1),
+          pair(FFT_N2, n2)));
+    }
+    Params call = Emitter.params("name", new ParamValue.Str("fft"), "jaxpr", new ParamValue.JaxprValue(body));
+    y = em.emit("jit", call, new ArrayType(c, flat), y);
+    if (!Shape.of(movedSizes).equals(flat)) y = em.reshape(y, Shape.of(movedSizes));
+    if (!moved) return y;
+    int[] back = new int[r];
+    for (int i = 0; i < r; i++) back[perm[i]] = i;
+    return em.emit("transpose", Emitter.params("permutation", ints(toLongs(back))), t, y);
+  }
+
+  private static long[] toLongs(int[] xs) {
+    long[] r = new long[xs.length];
+    for (int i = 0; i < xs.length; i++) r[i] = xs[i];
+    return r;
+  }
+
+  private static long[] minus(long[] a, long[] b) {
+    long[] r = new long[a.length];
+    for (int i = 0; i < a.length; i++) r[i] = a[i] - b[i];
+    return r;
+  }
+}

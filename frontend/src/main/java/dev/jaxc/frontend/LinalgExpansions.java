@@ -1,0 +1,325 @@
+package dev.jaxc.frontend;
+
+import static dev.jaxc.frontend.RecordedJaxprs.ints;
+import static dev.jaxc.frontend.RecordedJaxprs.pair;
+
+import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.ParamValue;
+import dev.jaxc.ir.Params;
+import dev.jaxc.ir.Shape;
+import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
+import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.pass.random.Emitter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The linear algebra {@link LowerFunExpansion} expands: cholesky, triangular_solve, lu, qr, eigh and
+ * svd (jaxc's own algorithms, written in JAX), tridiagonal_solve and lu_pivots_to_permutation (JAX's
+ * own generic lowerings), for batches of B matrices of size m (and k columns or right-hand sides):
+ * the batch dimensions flattened to B, the results reshaped back.
+ */
+final class LinalgExpansions {
+  private final RecordedJaxprs templates;
+
+  LinalgExpansions(RecordedJaxprs templates) {
+    this.templates = templates;
+  }
+
+  /** The batch, matrix size and right-hand-side count the linear algebra was traced at. */
+  private static final long LA_B = 9967;
+
+  private static final long LA_M = 9973;
+
+  private static final long LA_K = 9949;
+
+  /**
+   * cholesky and triangular_solve: jaxc's own algorithms, written in JAX and recorded like the
+   * others (generate_expansions.py), for a batch of B matrices of size m (and k right-hand sides):
+   * the batch dimensions flattened to B, the result reshaped back.
+   */
+  Atom linalg(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException(e.primitive() + " of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    String name;
+    long k = 1;
+    Shape bShape = null;
+    ArrayType resultType = (ArrayType) e.outs().get(0).type();
+    if (e.primitive().equals("cholesky")) {
+      name = "cholesky";
+    } else {
+      boolean left = e.params().getBool("left_side", false);
+      long[] b = ((ArrayType) ins.get(1).type()).shape().sizes();
+      k = left ? b[r - 1] : b[r - 2];
+      bShape = left ? Shape.of(batch, m, k) : Shape.of(batch, k, m);
+      name = "triangular_solve_" + (left ? "l" : "r") + (e.params().getBool("lower", false) ? "lo" : "up")
+          + (e.params().getBool("transpose_a", false) ? "t" : "n") + (e.params().getBool("unit_diagonal", false) ? "u" : "d");
+    }
+    String tag = d.shortName();
+    Shape flatA = Shape.of(batch, m, m);
+    List<Atom> args = new ArrayList<>();
+    Atom a0 = ins.get(0);
+    // conjugate_a: the solve of conj(a) (then transposed as transpose_a says), a no-op on reals.
+    if (e.primitive().equals("triangular_solve") && d.isComplex() && e.params().getBool("conjugate_a", false))
+      a0 = em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), at, a0);
+    args.add(at.shape().equals(flatA) ? a0 : em.reshape(a0, flatA));
+    if (bShape != null) {
+      Atom b = ins.get(1);
+      args.add(((ArrayType) b.type()).shape().equals(bShape) ? b : em.reshape(b, bShape));
+    }
+    long bb = batch;
+    long kk = k;
+    Jaxpr body = templates.instance(name + "_" + tag, d == DType.F64 || d == DType.C128, laPairs(bb, m, kk));
+    Shape flatOut = bShape != null ? bShape : flatA;
+    Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
+    Atom out = em.emit("jit", call, new ArrayType(d, flatOut), args.toArray(new Atom[0]));
+    return resultType.shape().equals(flatOut) ? out : em.reshape(out, resultType.shape());
+  }
+
+  /**
+   * lu: LU with partial pivoting as LAPACK's getrf pivots (jaxc's own algorithm, written in JAX),
+   * of a batch of m×n matrices: the tall form (m ≥ n) or the wide one; results (lu, pivots,
+   * permutation) reshaped back.
+   */
+  List<Atom> lu(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("lu of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("lu of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long k = Math.min(m, n);
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean tall = m >= n;
+    long big = tall ? m : n;  // the traced 9973
+    long small = tall ? n : m;  // the traced 9949
+    Jaxpr body = templates.instance("lu_" + (tall ? "tall" : "wide") + "_" + d.shortName(), d == DType.F64 || d == DType.C128,
+        laPairs(batch, big, small));
+    Shape flat = Shape.of(batch, m, n);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(DType.I32, Shape.of(batch, k))),
+        em.fresh(new ArrayType(DType.I32, Shape.of(batch, m))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("lu"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> r2 = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      r2.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
+    }
+    return r2;
+  }
+
+  /**
+   * tridiagonal_solve (the Thomas algorithm) and lu_pivots_to_permutation (swaps in a loop) as
+   * JAX's own generic lowerings trace them: for a batch of B systems of size m with k right-hand
+   * sides (b [.., m, k]), or B rows of k pivots into permutations of size m.
+   */
+  Atom generic(Eqn e, List<Atom> ins, Emitter em) {
+    boolean tri = e.primitive().equals("tridiagonal_solve");
+    ArrayType first = (ArrayType) ins.get(0).type();
+    ArrayType result = (ArrayType) e.outs().get(0).type();
+    if (!first.shape().isStatic() || !result.shape().isStatic())
+      throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    if (tri && e.params().getBool("perturb_singular", false))
+      throw new JaxcException("tridiagonal_solve: perturb_singular=True is not supported (as on JAX's CPU)", e.primSpan());
+    long[] res = result.shape().sizes();
+    int r = res.length;
+    long batch = 1;
+    long m;
+    long k;
+    List<Shape> flat = new ArrayList<>();
+    Shape out;
+    String name;
+    if (tri) {
+      DType d = result.dtype();
+      if (!d.isFloating() && !d.isComplex())
+        throw new JaxcException("tridiagonal_solve of " + d.shortName(), e.primSpan());
+      for (int i = 0; i < r - 2; i++) batch *= res[i];
+      m = res[r - 2];
+      k = res[r - 1];
+      for (int i = 0; i < 3; i++) flat.add(Shape.of(batch, m));
+      out = Shape.of(batch, m, k);
+      flat.add(out);
+      name = "tridiagonal_solve_" + d.shortName();
+    } else {
+      long[] piv = first.shape().sizes();
+      for (int i = 0; i < piv.length - 1; i++) batch *= piv[i];
+      k = piv[piv.length - 1];
+      m = res[r - 1];
+      flat.add(Shape.of(batch, k));
+      out = Shape.of(batch, m);
+      name = "lu_pivots_to_permutation_i32";
+    }
+    List<Atom> args = new ArrayList<>();
+    for (int i = 0; i < ins.size(); i++) {
+      Atom x = ins.get(i);
+      args.add(((ArrayType) x.type()).shape().equals(flat.get(i)) ? x : em.reshape(x, flat.get(i)));
+    }
+    boolean x64 = result.dtype() == DType.F64 || result.dtype() == DType.C128;
+    Jaxpr body = templates.instance(name, x64, List.of(pair(LA_B * LA_M * LA_K, batch * m * k),
+        pair(LA_B * (LA_M - 1) * LA_K, batch * (m - 1) * k), pair(LA_M * LA_K, m * k), pair((LA_M - 1) * LA_K, (m - 1) * k),
+        pair(LA_B * LA_M, batch * m), pair(LA_B * (LA_M - 1), batch * (m - 1)), pair(LA_B * LA_K, batch * k),
+        pair(LA_B, batch), pair(LA_M, m), pair(LA_M - 1, m - 1), pair(LA_K, k)));
+    Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
+    Atom y = em.emit("jit", call, new ArrayType(result.dtype(), out), args.toArray(new Atom[0]));
+    return result.shape().equals(out) ? y : em.reshape(y, result.shape());
+  }
+
+  /**
+   * The replacements of the linear algebra templates traced at batch LA_B, sizes LA_M and LA_K
+   * (products first, as generate_expansions.py's check orders them).
+   */
+  private static List<String[]> laPairs(long b, long m, long k) {
+    return List.of(pair(LA_B * LA_M * LA_M, b * m * m), pair(LA_B * LA_M * LA_K, b * m * k),
+        pair(LA_B * LA_K * LA_K, b * k * k), pair(LA_M * LA_M, m * m), pair(LA_M * LA_K, m * k), pair(LA_K * LA_K, k * k),
+        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M, m), pair(LA_K, k),
+        pair(LA_K - 1, k - 1), pair(LA_M - 1, m - 1));
+  }
+
+  /**
+   * qr: Householder QR as LAPACK's geqrf and orgqr/ungqr (the same reflectors, so the same signs),
+   * jaxc's own algorithm written in JAX, for a batch of m×n matrices: tall or wide, full or
+   * reduced; results reshaped back. Column pivoting is not supported.
+   */
+  List<Atom> qr(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("qr of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (e.params().getBool("pivoting", false))
+      throw new JaxcException("qr with pivoting=True is not supported yet", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("qr of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean full = e.params().getBool("full_matrices", false);
+    boolean tall = m >= n;
+    String name = "qr_" + (tall ? "tall" : "wide") + "_" + (full ? "full" : "reduced") + "_" + d.shortName();
+    Jaxpr body = templates.instance(name, d == DType.F64 || d == DType.C128, laPairs(batch, tall ? m : n, tall ? n : m));
+    Shape flat = Shape.of(batch, m, n);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    long k = Math.min(m, n);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, m, full ? m : k))),
+        em.fresh(new ArrayType(d, Shape.of(batch, full ? m : k, n))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("qr"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> out = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      out.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
+    }
+    return out;
+  }
+
+  /**
+   * eigh of real symmetric matrices: cyclic Jacobi rotations (jaxc's own algorithm, written in
+   * JAX), eigenvalues ascending, the eigenvectors' signs the rotations' (JAX leaves them
+   * unspecified; LAPACK's may differ); subset_by_index slices the results. Complex: not yet.
+   */
+  List<Atom> eigh(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64)
+      throw new JaxcException("eigh of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("eigh of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 1];
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean lower = e.params().getBool("lower", true);
+    Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), d == DType.F64, laPairs(batch, m, 1));
+    Shape flat = Shape.of(batch, m, m);
+    Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(d, Shape.of(batch, m))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    Atom v = ys.get(0);
+    Atom w = ys.get(1);
+    long[] subset = e.params().getLongsOpt("subset_by_index").orElse(null);
+    if (subset != null && subset.length == 2 && (subset[0] != 0 || subset[1] != m)) {
+      v = em.emit("slice", Emitter.params("start_indices", ints(0, 0, subset[0]), "limit_indices", ints(batch, m, subset[1]),
+          "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, m, subset[1] - subset[0])), v);
+      w = em.emit("slice", Emitter.params("start_indices", ints(0, subset[0]), "limit_indices", ints(batch, subset[1]),
+          "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, subset[1] - subset[0])), w);
+    }
+    List<Atom> out = new ArrayList<>();
+    Atom[] got = {v, w};
+    for (int i = 0; i < 2; i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      out.add(want.shape().equals(((ArrayType) got[i].type()).shape()) ? got[i] : em.reshape(got[i], want.shape()));
+    }
+    return out;
+  }
+
+  /**
+   * svd of real matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on the tall form
+   * (a wide matrix transposed, U and Vᴴ swapped back), singular values descending, the vector pairs'
+   * signs the rotations'; U (or, wide, Vᴴ) made orthonormal and, with full_matrices, completed
+   * through Householder QR. No subsets yet.
+   */
+  List<Atom> svd(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = (ArrayType) ins.get(0).type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64)
+      throw new JaxcException("svd of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException("svd of a symbolic shape is not supported", e.primSpan());
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    boolean uv = e.params().getBool("compute_uv", true);
+    boolean full = uv && e.params().getBool("full_matrices", true) && m != n;
+    if (e.params().getLongsOpt("subset_by_index").isPresent())
+      throw new JaxcException("svd with subset_by_index is not supported yet", e.primSpan());
+    long batch = 1;
+    for (int i = 0; i < r - 2; i++) batch *= a[i];
+    boolean tall = m >= n;
+    long big = tall ? m : n;
+    long small = tall ? n : m;
+    Atom x = at.shape().equals(Shape.of(batch, m, n)) ? ins.get(0) : em.reshape(ins.get(0), Shape.of(batch, m, n));
+    if (!tall) x = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, n, m)), x);
+    Jaxpr body = templates.instance("svd_" + (uv ? full ? "uv_full" : "uv" : "s") + "_" + d.shortName(), d == DType.F64,
+        laPairs(batch, big, small));
+    List<Var> ys = new ArrayList<>();
+    ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small))));
+    long uCols = full ? big : small;
+    if (uv) {
+      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, uCols))));
+      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small, small))));
+    }
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    List<Atom> got = new ArrayList<>(ys);
+    if (uv && !tall) {
+      // Aᵀ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᵀ, vᴴ = U'ᵀ.
+      Atom u = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, small)),
+          ys.get(2));
+      Atom vt = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, uCols, big)),
+          ys.get(1));
+      got = List.of(ys.get(0), u, vt);
+    }
+    List<Atom> out = new ArrayList<>();
+    for (int i = 0; i < got.size(); i++) {
+      ArrayType want = (ArrayType) e.outs().get(i).type();
+      Atom g = got.get(i);
+      out.add(want.shape().equals(((ArrayType) g.type()).shape()) ? g : em.reshape(g, want.shape()));
+    }
+    return out;
+  }
+}
