@@ -116,12 +116,7 @@ final class LinalgExpansions {
     List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(DType.I32, Shape.of(batch, k))),
         em.fresh(new ArrayType(DType.I32, Shape.of(batch, m))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("lu"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
-    List<Atom> r2 = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      ArrayType want = (ArrayType) e.outs().get(i).type();
-      r2.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
-    }
-    return r2;
+    return asResults(e, em, new ArrayList<>(ys));
   }
 
   /**
@@ -220,12 +215,7 @@ final class LinalgExpansions {
     List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, m, full ? m : k))),
         em.fresh(new ArrayType(d, Shape.of(batch, full ? m : k, n))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("qr"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
-    List<Atom> out = new ArrayList<>();
-    for (int i = 0; i < 2; i++) {
-      ArrayType want = (ArrayType) e.outs().get(i).type();
-      out.add(want.shape().equals(((ArrayType) ys.get(i).type()).shape()) ? ys.get(i) : em.reshape(ys.get(i), want.shape()));
-    }
-    return out;
+    return asResults(e, em, new ArrayList<>(ys));
   }
 
   /**
@@ -259,13 +249,7 @@ final class LinalgExpansions {
       w = em.emit("slice", Emitter.params("start_indices", ints(0, subset[0]), "limit_indices", ints(batch, subset[1]),
           "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, subset[1] - subset[0])), w);
     }
-    List<Atom> out = new ArrayList<>();
-    Atom[] got = {v, w};
-    for (int i = 0; i < 2; i++) {
-      ArrayType want = (ArrayType) e.outs().get(i).type();
-      out.add(want.shape().equals(((ArrayType) got[i].type()).shape()) ? got[i] : em.reshape(got[i], want.shape()));
-    }
-    return out;
+    return asResults(e, em, List.of(v, w));
   }
 
   /**
@@ -314,10 +298,15 @@ final class LinalgExpansions {
           ys.get(1));
       got = List.of(ys.get(0), u, vt);
     }
+    return asResults(e, em, got);
+  }
+
+  /** The batch-flattened results reshaped to e's result shapes. */
+  private static List<Atom> asResults(Eqn e, Emitter em, List<Atom> flat) {
     List<Atom> out = new ArrayList<>();
-    for (int i = 0; i < got.size(); i++) {
+    for (int i = 0; i < flat.size(); i++) {
       ArrayType want = (ArrayType) e.outs().get(i).type();
-      Atom g = got.get(i);
+      Atom g = flat.get(i);
       out.add(want.shape().equals(((ArrayType) g.type()).shape()) ? g : em.reshape(g, want.shape()));
     }
     return out;
