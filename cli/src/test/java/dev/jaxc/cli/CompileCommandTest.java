@@ -44,7 +44,7 @@ class CompileCommandTest {
         in (f, d) }
       """;
 
-  static final String UNSUPPORTED = "{ lambda ; a:c64[8]. let\n    b:c64[8] = fft[fft_lengths=(8,) fft_type=0] a\n  in (b,) }\n";
+  static final String UNSUPPORTED = "{ lambda ; a:f32[8]. let\n    b:f32[8] = roll[axis=0 stride=None stride_axis=None] a 1:i32[]\n  in (b,) }\n";
 
   /** The model as {@code my-model.v2.jaxpr}: its default entry point name is my_model_v2. */
   private Path model() throws Exception {
@@ -189,8 +189,8 @@ class CompileCommandTest {
     CliRunner r = CliRunner.run("compile", bad.toString(), "-o", dir.resolve("bad.o").toString());
     assertEquals(ExitCode.BAD_INPUT, r.status());
     List<String> lines = r.err().lines().toList();
-    assertEquals(bad + ":2:5: error: unsupported primitive fft (fft: later issue)", lines.get(0));
-    assertEquals("    b:c64[8] = fft[fft_lengths=(8,) fft_type=0] a", lines.get(1));
+    assertEquals(bad + ":2:5: error: unsupported primitive roll (Pallas TPU primitive: not compiled for CPU)", lines.get(0));
+    assertEquals("    b:f32[8] = roll[axis=0 stride=None stride_axis=None] a 1:i32[]", lines.get(1));
     assertTrue(lines.get(2).startsWith("    ^~~"), lines.get(2));
   }
 
@@ -291,7 +291,7 @@ class CompileCommandTest {
     Path bad = Files.writeString(dir.resolve("bad.jaxpr"), UNSUPPORTED);
     CliRunner r = CliRunner.run("compile", bad.toString(), "-target", "ptx", "-o", dir.toString());
     assertEquals(ExitCode.BAD_INPUT, r.status());
-    assertEquals(bad + ":2:5: error: unsupported primitive fft (fft: later issue)", r.firstErrLine());
+    assertEquals(bad + ":2:5: error: unsupported primitive roll (Pallas TPU primitive: not compiled for CPU)", r.firstErrLine());
     assertEquals(List.of("bad.jaxpr", "my-model.v2.jaxpr"), listing(dir));
   }
 
