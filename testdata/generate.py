@@ -1604,6 +1604,21 @@ for _dt in (f32, f64):
                                           r.standard_normal((3, 8)).astype(dt)), dt=_dt),
          f"jnp.linalg.svd through sign-free invariants: square, tall batched, wide; values only; the 2-norm ({_dn})",
          _tol, x64=_dt == f64)
+case("linalg_tiny_and_empty",
+     lambda a1, e0, b1, e02: (jnp.linalg.cholesky(a1 * a1 + 1), *lax.linalg.lu(a1), *jnp.linalg.qr(a1), *jnp.linalg.eigh(a1 + a1.T),
+                             jnp.linalg.svd(a1, compute_uv=False), jnp.linalg.solve(a1 + 2, b1), jnp.linalg.det(a1),
+                             jnp.linalg.cholesky(e0), *lax.linalg.lu(e0), *jnp.linalg.qr(e0), jnp.linalg.eigvalsh(e0),
+                             lax.linalg.triangular_solve(e0, e02, left_side=True, lower=True),
+                             jnp.fft.fft(e02.astype(jnp.complex64), axis=0), jnp.fft.fft(b1.astype(jnp.complex64), axis=0)),
+     lambda r: (N(r, (1, 1)), np.zeros((0, 0), f32), N(r, (1, 3)), np.zeros((0, 2), f32)),
+     "1x1 and empty (0x0) matrices through cholesky, lu, qr, eigh, svd, solve, det, triangular_solve and fft", (2e-5, 2e-5))
+case("linalg_empty_shapes",
+     lambda a30, a03, b0: (*jnp.linalg.qr(a30, mode="complete"), *jnp.linalg.qr(a03, mode="complete"), *lax.linalg.lu(a30),
+                           *lax.linalg.lu(a03), *jnp.linalg.svd(a30, full_matrices=True), *jnp.linalg.svd(a03, full_matrices=True),
+                           *jnp.linalg.svd(a30, full_matrices=False), *jnp.linalg.eigh(b0), jnp.linalg.cholesky(b0),
+                           jnp.linalg.inv(b0), jnp.linalg.det(b0), *lax.linalg.lu(b0)),
+     (np.zeros((3, 0), f32), np.zeros((0, 3), f32), np.zeros((0, 2, 2), f32)),
+     "3x0 and 0x3 matrices and an empty batch: complete Q and full U/Vh are identities, lu's permutation the iota", (0, 0))
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

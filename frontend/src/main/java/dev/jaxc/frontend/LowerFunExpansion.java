@@ -20,6 +20,7 @@ import dev.jaxc.ir.pass.random.Emitter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -74,7 +75,17 @@ public final class LowerFunExpansion extends EqnRewriter {
   protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
     if (!PRIMITIVES.contains(e.primitive())) {
       keep(e, ins, out);
-    } else if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")
+      return;
+    }
+    if (EmptyOperands.any(ins)) {
+      Emitter em = new Emitter(names, out, e);
+      Optional<List<Atom>> r = EmptyOperands.results(e, em);
+      if (r.isPresent()) {
+        for (int i = 0; i < r.get().size(); i++) scope.put(e.outs().get(i), r.get().get(i));
+        return;
+      }
+    }
+    if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")
         || e.primitive().equals("svd")) {
       Emitter em = new Emitter(names, out, e);
       List<Atom> r = e.primitive().equals("lu") ? linalg.lu(e, ins, em) : e.primitive().equals("qr") ? linalg.qr(e, ins, em)

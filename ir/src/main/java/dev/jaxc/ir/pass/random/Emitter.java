@@ -125,14 +125,14 @@ public final class Emitter {
         array(x).withDType(to).withWeak(false), x);
   }
 
-  Var iota(DType d, Shape s, int dim) {
+  public Var iota(DType d, Shape s, int dim) {
     return emit("iota", params("dtype", new ParamValue.DTypeValue(d), "shape", ints(sizes(s)),
         "dimension", ParamValue.Int.of(dim), "sharding", new ParamValue.None()),
         new ArrayType(d, s), new Atom[0]);
   }
 
   /** An elementwise binary op whose operands share a dtype; a scalar joins the other's shape. */
-  Var binary(String prim, Atom a, Atom b) {
+  public Var binary(String prim, Atom a, Atom b) {
     ArrayType t = array(a).rank() > 0 ? array(a) : array(b);
     return emit(prim, Params.EMPTY, new ArrayType(t.dtype(), t.shape()), a, b);
   }
