@@ -60,7 +60,8 @@ class LowerFunExpansionTest {
           Program p = LowerFunExpansion.run(typed(text, dt.equals("f64")));
           List<String> prims = primitives(p.main());
           assertFalse(prims.contains(prim), prim + " " + t + ": still there: " + prims);
-          assertTrue(prims.contains("jit"), prim + " " + t + ": " + prims);
+          // An empty operand gets its empty result directly (EmptyOperands), the others the recorded call.
+          assertTrue(prims.contains(shape[0].equals("[0]") ? "iota" : "jit"), prim + " " + t + ": " + prims);
           // The result type-checks again, and its output keeps the equation's type.
           Program again = TypePass.run(p, new TypeConfig(dt.equals("f64"), PromotionMode.STANDARD), new Diagnostics());
           assertEquals(t, again.main().outs().get(0).type().text(), prim + " " + t);
