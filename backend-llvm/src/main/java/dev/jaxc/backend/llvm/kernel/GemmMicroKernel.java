@@ -16,12 +16,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * void jaxc_gemm_TxMRxNR(i64 kc, T *a, T *b, i64 ldb, T *c, i64 ldc, i1 first)
  * </pre>
  *
- * C[i][j] (row stride ldc) += Σ_k a[i·kc + k] · b[k·ldb + j] for the MR×NR tile, with C read as
- * zero when {@code first}: A's micro-panel is row-major (so packing writes each row in order),
+ * C[i][j] (row stride ldc) += Σ_k a[i·kc + k] · b[k·ldb + j] for the MR×NR tile (the slice's sum
+ * added to C once), with C read as zero when {@code first}: A's micro-panel is row-major (so packing writes each row in order),
  * B's is k-major (a packed panel, ldb = NR, or B's own rows, ldb = N). The accumulators are
  * MR × (NR / lanes) vector registers; each step loads
  * a row of the B panel, broadcasts each element of the A column and multiply-adds
- * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums its terms in k
+ * ({@code llvm.fmuladd}: one FMA where the target has it). Each element sums a slice's terms in k
  * order, so the result does not depend on how the caller cuts M and N.
  *
  * <p>For integers in groups of g = 2 (i16 pairs) or 4 (byte quads) K steps ({@link GemmFormat}),
@@ -39,6 +39,9 @@ final class GemmMicroKernel {
    * all 28 accumulators in registers.
    */
   static final int UNROLL = 1;
+
+  /** A cache line: the stride of the prefetches of C. */
+  private static final int LINE_BYTES = 64;
 
   private final Ir ir;
   private final GemmBlocking bl;
@@ -78,24 +81,25 @@ final class GemmMicroKernel {
     int nv = bl.vectors();
     int n = mr * nv;
     LLVMValueRef zero = LLVMConstNull(vec);
-    // C is read only where it holds earlier slices' sums: on the first slice its buffer holds
-    // nothing of use, and loading it anyway cost cache misses (a 2048-wide C block is past L2).
-    LLVMBasicBlockRef load = ir.block("uk.loadc");
+    // The sums start from zero and C (earlier slices' sums) is added once at the end, as BLIS and
+    // Eigen do: the k loop never waits for C, whose block is past L2 on large products, and its
+    // lines are prefetched for writing now so they are in L1 by then. On the first slice C's
+    // buffer holds nothing of use and is neither read nor prefetched.
+    LLVMBasicBlockRef prefetch = ir.block("uk.prefetchc");
     LLVMBasicBlockRef start = ir.block("uk.start");
-    LLVMBasicBlockRef fresh = ir.currentBlock();
-    ir.condBr(first, start, load);
-    ir.at(load);
-    LLVMValueRef[] loaded = new LLVMValueRef[n];
-    for (int i = 0; i < mr; i++)
-      for (int v = 0; v < nv; v++) loaded[i * nv + v] = ir.load(vec, cAt(c, ldc, i, v), bytes);
+    ir.condBr(first, start, prefetch);
+    ir.at(prefetch);
+    int rowBytes = nv * bl.lanes() * bytes;
+    for (int i = 0; i < mr; i++) {
+      LLVMValueRef row = ir.gep(t, c, ir.mul(ldc, ir.i64(i)));
+      for (int off = 0; off < rowBytes; off += LINE_BYTES)
+        ir.intrinsic("llvm.prefetch", new LLVMTypeRef[] {ir.ptr}, ir.gep(ir.i8, row, ir.i64(off)), ir.i32(1), ir.i32(3),
+            ir.i32(1));
+    }
     ir.br(start);
     ir.at(start);
     LLVMValueRef[] acc = new LLVMValueRef[n];
-    for (int j = 0; j < n; j++) {
-      acc[j] = ir.phi(vec);
-      ir.incoming(acc[j], zero, fresh);
-      ir.incoming(acc[j], loaded[j], load);
-    }
+    for (int j = 0; j < n; j++) acc[j] = zero;
 
     LLVMValueRef kcA = kc;  // A's row length in its elements
     kc = ir.udiv(kc, ir.i64(fmt.kStep()));  // micro-kernel steps
@@ -144,7 +148,26 @@ final class GemmMicroKernel {
       ir.incoming(fin[j], mid[j], check);
       ir.incoming(fin[j], rn[j], rest);
     }
-    for (int j = 0; j < n; j++) ir.store(fin[j], cAt(c, ldc, j / nv, j % nv), bytes);
+    LLVMBasicBlockRef addC = ir.block("uk.addc");
+    LLVMBasicBlockRef store = ir.block("uk.store");
+    LLVMBasicBlockRef sums = ir.currentBlock();
+    ir.condBr(first, store, addC);
+    ir.at(addC);
+    boolean real = LLVMGetTypeKind(t) == LLVMFloatTypeKind || LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+    LLVMValueRef[] added = new LLVMValueRef[n];
+    for (int j = 0; j < n; j++) {
+      LLVMValueRef old = ir.load(vec, cAt(c, ldc, j / nv, j % nv), bytes);
+      added[j] = real ? LLVMBuildFAdd(ir.b, old, fin[j], "") : LLVMBuildAdd(ir.b, old, fin[j], "");
+    }
+    ir.br(store);
+    ir.at(store);
+    LLVMValueRef[] out = new LLVMValueRef[n];
+    for (int j = 0; j < n; j++) {
+      out[j] = ir.phi(vec);
+      ir.incoming(out[j], fin[j], sums);
+      ir.incoming(out[j], added[j], addC);
+    }
+    for (int j = 0; j < n; j++) ir.store(out[j], cAt(c, ldc, j / nv, j % nv), bytes);
     LLVMBuildRetVoid(ir.b);
   }
 

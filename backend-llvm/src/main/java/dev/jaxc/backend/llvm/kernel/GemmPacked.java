@@ -81,6 +81,8 @@ final class GemmPacked {
   private final long ldc;
   /** B's own buffer where the micro-kernel reads it in place (no packing of B), else null. */
   private final LLVMValueRef bDirect;
+  /** B's own rows where B is a plain row-major array (packed by whole-panel vector copies), else null. */
+  private final LLVMValueRef bRows;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -116,6 +118,7 @@ final class GemmPacked {
     this.packing = new GemmPacking(ir, s, acc, bl, fmt);
     LLVMValueRef direct = loops == null || fmt.grouped() ? null : s.b().rowMajorKN();  // applies() emits nothing
     this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
+    this.bRows = direct;
   }
 
   /**
@@ -172,7 +175,8 @@ final class GemmPacked {
       LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
       LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
       LLVMValueRef slice = ir.gep(pt, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
-      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx));
+      LLVMValueRef rows = bRows == null ? null : ir.gep(t, bRows, ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(n)));
+      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx), rows);
     }));
     // The A block, then (from a cache line on) the C block, then (quads) A's row sums.
     long aBytes = (mc * kc * pbytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
