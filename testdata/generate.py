@@ -1604,6 +1604,32 @@ for _dt in (f32, f64):
                                           r.standard_normal((3, 8)).astype(dt)), dt=_dt),
          f"jnp.linalg.svd through sign-free invariants: square, tall batched, wide; values only; the 2-norm ({_dn})",
          _tol, x64=_dt == f64)
+for _dt in (c64, np.complex128):
+    _dn, _tol = ("c64", (5e-5, 5e-5)) if _dt == c64 else ("c128", (1e-11, 1e-11))
+    _h = (lambda r, shape, dt: (lambda x: (x + np.conj(np.swapaxes(x, -1, -2))).astype(dt))(
+        r.standard_normal(shape) + 1j * r.standard_normal(shape)))
+    _z = (lambda r, shape, dt: (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dt))
+
+    def _eigh_invariants_c(a):
+        # Eigenvector phases are unspecified: compare w, V·diag(w)·Vᴴ and |V|.
+        w, v = jnp.linalg.eigh(a)
+        return w, v @ (w[..., None] * jnp.conj(jnp.swapaxes(v, -1, -2))), jnp.abs(v)
+
+    def _svd_invariants_c(a):
+        u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+        uf, _, vhf = jnp.linalg.svd(a)
+        adj = lambda x: jnp.conj(jnp.swapaxes(x, -1, -2))
+        return s, u @ (s[..., None] * vh), jnp.abs(u), jnp.abs(vh), adj(uf) @ uf, vhf @ adj(vhf)
+    case(f"linalg_eigh_{_dn}", lambda a, b: (*_eigh_invariants_c(a), *_eigh_invariants_c(b),
+                                             jnp.linalg.eigvalsh(a, UPLO="U"), jnp.linalg.eigvalsh(b, UPLO="L")),
+         functools.partial(lambda r, dt: (_h(r, (6, 6), dt), _h(r, (2, 4, 4), dt)), dt=_dt),
+         f"jnp.linalg.eigh of Hermitian matrices: real eigenvalues, V·diag(w)·Vᴴ and |V| (phase-free), batched; "
+         f"eigvalsh of either triangle ({_dn})", _tol, x64=_dt != c64)
+    case(f"linalg_svd_{_dn}", lambda a, b, c: (*_svd_invariants_c(a), *_svd_invariants_c(b), *_svd_invariants_c(c),
+                                               jnp.linalg.svd(c, compute_uv=False), jnp.linalg.norm(a, ord=2)),
+         functools.partial(lambda r, dt: (_z(r, (5, 5), dt), _z(r, (2, 6, 3), dt), _z(r, (3, 7), dt)), dt=_dt),
+         f"jnp.linalg.svd of complex matrices through phase-free invariants: square, tall batched, wide; values only; "
+         f"the 2-norm ({_dn})", _tol, x64=_dt != c64)
 case("linalg_tiny_and_empty",
      lambda a1, e0, b1, e02: (jnp.linalg.cholesky(a1 * a1 + 1), *lax.linalg.lu(a1), *jnp.linalg.qr(a1), *jnp.linalg.eigh(a1 + a1.T),
                              jnp.linalg.svd(a1, compute_uv=False), jnp.linalg.solve(a1 + 2, b1), jnp.linalg.det(a1),

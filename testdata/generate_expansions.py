@@ -326,32 +326,46 @@ def qr(a, full_matrices):
 
 
 def eigh(a, lower, sweeps=None):
-    """Eigenvalues (ascending) and eigenvectors of the real symmetric matrix in a's lower (or upper)
-    triangle by cyclic Jacobi rotations (Rutishauser's formulas), sweeps until the off-diagonal
-    part is below eps times the norm (at most 30). Eigenvector signs are the rotations', not
-    LAPACK's (JAX leaves them unspecified)."""
+    """Eigenvalues (ascending) and eigenvectors of the real symmetric (or complex Hermitian) matrix
+    in a's lower (or upper) triangle by cyclic Jacobi rotations (Rutishauser's formulas), sweeps
+    until the off-diagonal part is below eps times the norm (at most 30). A complex pair (p, q)
+    first turns a[p, q] = r·e^(iφ) real (column q times e^(−iφ), row q times e^(iφ)), then rotates
+    as a real one. Eigenvector signs (phases) are the rotations', not LAPACK's (JAX leaves them
+    unspecified); the eigenvalues are real."""
     import jax.numpy as jnp
     from jax import lax
     n = a.shape[-1]
+    cplx = jnp.iscomplexobj(a)
     idx = jnp.arange(n)
     tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
     half = jnp.where(tri, a, 0)
-    a = half + jnp.where(idx[:, None] == idx[None, :], 0, half.T)
+    # The other triangle mirrored (conjugated); LAPACK reads only the diagonal's real part.
+    a = half + jnp.where(idx[:, None] == idx[None, :], 0, jnp.conj(half.T) if cplx else half.T)
+    if cplx:
+        a = jnp.where(idx[:, None] == idx[None, :], a.real.astype(a.dtype), a)
     eps = jnp.finfo(a.dtype).eps
 
     def rotate(p, q, carry):
         a, v = carry
-        app, aqq, apq = a[p, p], a[q, q], a[p, q]
-        nonzero = apq != 0
-        theta = jnp.where(nonzero, (aqq - app) / (2 * jnp.where(nonzero, apq, 1)), 0)
+        app, aqq, apq = a[p, p].real, a[q, q].real, a[p, q]
+        r = jnp.abs(apq) if cplx else apq
+        nonzero = r != 0
+        theta = jnp.where(nonzero, (aqq - app) / (2 * jnp.where(nonzero, r, 1)), 0)
         t = jnp.where(nonzero, jnp.sign(theta + (theta == 0)) / (jnp.abs(theta) + jnp.sqrt(theta * theta + 1)), 0)
         c = 1 / jnp.sqrt(t * t + 1)
         s = t * c
         cp, cq = a[:, p], a[:, q]
+        if cplx:
+            phase = jnp.where(nonzero, apq / jnp.where(nonzero, r, 1), 1)  # e^(iφ)
+            cq = cq * jnp.conj(phase)
         a = a.at[:, p].set(c * cp - s * cq).at[:, q].set(s * cp + c * cq)
         rp, rq = a[p], a[q]
+        if cplx:
+            rq = rq * phase
         a = a.at[p].set(c * rp - s * rq).at[q].set(s * rp + c * rq)
         vp, vq = v[:, p], v[:, q]
+        if cplx:
+            vq = vq * jnp.conj(phase)
         v = v.at[:, p].set(c * vp - s * vq).at[:, q].set(s * vp + c * vq)
         return a, v
 
@@ -366,38 +380,45 @@ def eigh(a, lower, sweeps=None):
 
     def more(carry):
         a, _, k = carry
-        off = jnp.sum(jnp.where(idx[:, None] != idx[None, :], a * a, 0))
-        return (k < 30) & (off > (eps * eps) * jnp.sum(a * a))
+        sq = jnp.abs(a) ** 2 if cplx else a * a
+        off = jnp.sum(jnp.where(idx[:, None] != idx[None, :], sq, 0))
+        return (k < 30) & (off > (eps * eps) * jnp.sum(sq))
 
     a, v, _ = lax.while_loop(more, sweep, (a, jnp.eye(n, dtype=a.dtype), jnp.int32(0)))
-    w = jnp.diagonal(a)
+    w = jnp.diagonal(a).real
     order = jnp.argsort(w)
     return v[:, order], w[order]
 
 
 def svd(a, compute_uv, full_matrices=False):
-    """Singular values (descending) and, with compute_uv, the reduced U and Vᴴ of a real [m, n]
-    (m ≥ n; the caller transposes a wide one) by one-sided Jacobi rotations of the columns
-    (Hestenes), sweeps until every pair is orthogonal to eps (at most 30). Signs of the singular
-    vector pairs are the rotations' (JAX leaves them unspecified)."""
+    """Singular values (descending) and, with compute_uv, the reduced U and Vᴴ of a real or complex
+    [m, n] (m ≥ n; the caller conjugate-transposes a wide one) by one-sided Jacobi rotations of the
+    columns (Hestenes), sweeps until every pair is orthogonal to eps (at most 30). A complex pair
+    first turns γ = x_pᴴ·x_q = |γ|·e^(iφ) real (column q times e^(−iφ)). Signs (phases) of the
+    singular vector pairs are the rotations' (JAX leaves them unspecified)."""
     import jax.numpy as jnp
     from jax import lax
     m, n = a.shape
+    cplx = jnp.iscomplexobj(a)
     eps = jnp.finfo(a.dtype).eps
 
     def rotate(p, q, carry):
         x, v, done = carry
         xp, xq = x[:, p], x[:, q]
-        alpha = jnp.dot(xp, xp, precision=lax.Precision.HIGHEST)
-        beta = jnp.dot(xq, xq, precision=lax.Precision.HIGHEST)
-        gamma = jnp.dot(xp, xq, precision=lax.Precision.HIGHEST)
-        act = jnp.abs(gamma) > eps * jnp.sqrt(alpha * beta)
-        zeta = jnp.where(act, (beta - alpha) / (2 * jnp.where(act, gamma, 1)), 0)
+        alpha = jnp.vdot(xp, xp, precision=lax.Precision.HIGHEST).real
+        beta = jnp.vdot(xq, xq, precision=lax.Precision.HIGHEST).real
+        gamma = jnp.vdot(xp, xq, precision=lax.Precision.HIGHEST)
+        g = jnp.abs(gamma) if cplx else gamma
+        act = jnp.abs(g) > eps * jnp.sqrt(alpha * beta)
+        zeta = jnp.where(act, (beta - alpha) / (2 * jnp.where(act, g, 1)), 0)
         t = jnp.where(act, jnp.sign(zeta + (zeta == 0)) / (jnp.abs(zeta) + jnp.sqrt(1 + zeta * zeta)), 0)
         c = 1 / jnp.sqrt(1 + t * t)
         sn = c * t
-        x = x.at[:, p].set(c * xp - sn * xq).at[:, q].set(sn * xp + c * xq)
         vp, vq = v[:, p], v[:, q]
+        if cplx:
+            turn = jnp.conj(jnp.where(act, gamma / jnp.where(act, g, 1), 1))  # e^(−iφ)
+            xq, vq = xq * turn, vq * turn
+        x = x.at[:, p].set(c * xp - sn * xq).at[:, q].set(sn * xp + c * xq)
         v = v.at[:, p].set(c * vp - sn * vq).at[:, q].set(sn * vp + c * vq)
         return x, v, done & ~act
 
@@ -412,21 +433,22 @@ def svd(a, compute_uv, full_matrices=False):
 
     x, v, _, _ = lax.while_loop(lambda c: (~c[2]) & (c[3] < 30), sweep,
                                 (a, jnp.eye(n, dtype=a.dtype), jnp.bool_(False), jnp.int32(0)))
-    sv = jnp.sqrt(jnp.sum(x * x, axis=0))
+    sv = jnp.sqrt(jnp.sum((jnp.abs(x) ** 2) if cplx else x * x, axis=0))
     order = jnp.argsort(-sv)
     sv = sv[order]
     if not compute_uv:
         return (sv,)
-    u = x[:, order] / jnp.where(sv > 0, sv, 1)[None, :]
-    # U through Householder QR: its first n columns are U's up to the signs of R's diagonal (which
-    # are restored), the columns of zero singular values become orthonormal too, and the full U
-    # gets the rest of Q.
+    u = x[:, order] / jnp.where(sv > 0, sv, 1)[None, :].astype(a.dtype)
+    # U through Householder QR: its first n columns are U's up to the signs of R's diagonal (real,
+    # as LAPACK's reflectors make it; restored), the columns of zero singular values become
+    # orthonormal too, and the full U gets the rest of Q.
     q, rr = qr(u, full_matrices=full_matrices)
-    sign = jnp.where(jnp.diagonal(rr) < 0, -1, 1).astype(a.dtype)
+    sign = jnp.where(jnp.diagonal(rr).real < 0, -1, 1).astype(a.dtype)
     if full_matrices:
         sign = jnp.ones(m, a.dtype).at[:n].set(sign)
     u = q * sign[None, :]
-    return sv, u, v[:, order].T
+    vh = v[:, order].T
+    return sv, u, jnp.conj(vh) if cplx else vh
 
 
 def write_linalg_jax():
@@ -488,16 +510,16 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"qr {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"qr_{form}_{'full' if full else 'reduced'}_{tag}.jaxpr").write_text(texts[0] + "\n")
-        # eigh of [B, m, m], lower or upper (real only).
-        if tag in ("f32", "f64"):
+        # eigh of [B, m, m], lower or upper.
+        if True:
             for lower in (True, False):
                 fn = partial(eigh, lower=lower)
                 texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
-        # svd of a tall [B, M, K] (a wide one is transposed by jaxc), with and without U and Vᴴ.
-        if tag in ("f32", "f64"):
+        # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ.
+        if True:
             for form, uv, full in (("uv", True, False), ("uv_full", True, True), ("s", False, False)):
                 fn = partial(svd, compute_uv=uv, full_matrices=full)
                 texts = [traced(fn, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]

@@ -219,15 +219,18 @@ final class LinalgExpansions {
   }
 
   /**
-   * eigh of real symmetric matrices: cyclic Jacobi rotations (jaxc's own algorithm, written in
-   * JAX), eigenvalues ascending, the eigenvectors' signs the rotations' (JAX leaves them
-   * unspecified; LAPACK's may differ); subset_by_index slices the results. Complex: not yet.
+   * eigh of real symmetric and complex Hermitian matrices: cyclic Jacobi rotations (jaxc's own
+   * algorithm, written in JAX), eigenvalues (real) ascending, the eigenvectors' signs or phases
+   * the rotations' (JAX leaves them unspecified; LAPACK's may differ); subset_by_index slices the
+   * results.
    */
   List<Atom> eigh(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();
     DType d = at.dtype();
-    if (d != DType.F32 && d != DType.F64)
-      throw new JaxcException("eigh of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("eigh of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    DType real = d.isComplex() ? d.realPart() : d;
+    boolean x64 = d == DType.F64 || d == DType.C128;
     if (!at.shape().isStatic()) throw new JaxcException("eigh of a symbolic shape is not supported", e.primSpan());
     long[] a = at.shape().sizes();
     int r = a.length;
@@ -235,10 +238,10 @@ final class LinalgExpansions {
     long batch = 1;
     for (int i = 0; i < r - 2; i++) batch *= a[i];
     boolean lower = e.params().getBool("lower", true);
-    Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), d == DType.F64, laPairs(batch, m, 1));
+    Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64, laPairs(batch, m, 1));
     Shape flat = Shape.of(batch, m, m);
     Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
-    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(d, Shape.of(batch, m))));
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(real, Shape.of(batch, m))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
     Atom v = ys.get(0);
     Atom w = ys.get(1);
@@ -247,22 +250,23 @@ final class LinalgExpansions {
       v = em.emit("slice", Emitter.params("start_indices", ints(0, 0, subset[0]), "limit_indices", ints(batch, m, subset[1]),
           "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, m, subset[1] - subset[0])), v);
       w = em.emit("slice", Emitter.params("start_indices", ints(0, subset[0]), "limit_indices", ints(batch, subset[1]),
-          "strides", new ParamValue.None()), new ArrayType(d, Shape.of(batch, subset[1] - subset[0])), w);
+          "strides", new ParamValue.None()), new ArrayType(real, Shape.of(batch, subset[1] - subset[0])), w);
     }
     return asResults(e, em, List.of(v, w));
   }
 
   /**
-   * svd of real matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on the tall form
-   * (a wide matrix transposed, U and Vᴴ swapped back), singular values descending, the vector pairs'
-   * signs the rotations'; U (or, wide, Vᴴ) made orthonormal and, with full_matrices, completed
-   * through Householder QR. No subsets yet.
+   * svd of real and complex matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on
+   * the tall form (a wide matrix conjugate-transposed, U and Vᴴ swapped back), singular values
+   * (real) descending, the vector pairs' signs or phases the rotations'; U (or, wide, Vᴴ) made
+   * orthonormal and, with full_matrices, completed through Householder QR. No subsets yet.
    */
   List<Atom> svd(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();
     DType d = at.dtype();
-    if (d != DType.F32 && d != DType.F64)
-      throw new JaxcException("svd of " + d.shortName() + " is not supported yet (f32 and f64 are)", e.primSpan());
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException("svd of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    DType real = d.isComplex() ? d.realPart() : d;
     if (!at.shape().isStatic()) throw new JaxcException("svd of a symbolic shape is not supported", e.primSpan());
     long[] a = at.shape().sizes();
     int r = a.length;
@@ -278,11 +282,11 @@ final class LinalgExpansions {
     long big = tall ? m : n;
     long small = tall ? n : m;
     Atom x = at.shape().equals(Shape.of(batch, m, n)) ? ins.get(0) : em.reshape(ins.get(0), Shape.of(batch, m, n));
-    if (!tall) x = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, n, m)), x);
-    Jaxpr body = templates.instance("svd_" + (uv ? full ? "uv_full" : "uv" : "s") + "_" + d.shortName(), d == DType.F64,
-        laPairs(batch, big, small));
+    if (!tall) x = adjoint(x, d, Shape.of(batch, n, m), em);
+    Jaxpr body = templates.instance("svd_" + (uv ? full ? "uv_full" : "uv" : "s") + "_" + d.shortName(),
+        d == DType.F64 || d == DType.C128, laPairs(batch, big, small));
     List<Var> ys = new ArrayList<>();
-    ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small))));
+    ys.add(em.fresh(new ArrayType(real, Shape.of(batch, small))));
     long uCols = full ? big : small;
     if (uv) {
       ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, uCols))));
@@ -291,14 +295,18 @@ final class LinalgExpansions {
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
     List<Atom> got = new ArrayList<>(ys);
     if (uv && !tall) {
-      // Aᵀ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᵀ, vᴴ = U'ᵀ.
-      Atom u = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, small, small)),
-          ys.get(2));
-      Atom vt = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, Shape.of(batch, uCols, big)),
-          ys.get(1));
+      // Aᴴ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᴴ, vᴴ = U'ᴴ.
+      Atom u = adjoint(ys.get(2), d, Shape.of(batch, small, small), em);
+      Atom vt = adjoint(ys.get(1), d, Shape.of(batch, uCols, big), em);
       got = List.of(ys.get(0), u, vt);
     }
     return asResults(e, em, got);
+  }
+
+  /** The conjugate transpose of each matrix of the batch {@code x} (of shape {@code to} after it). */
+  private static Atom adjoint(Atom x, DType d, Shape to, Emitter em) {
+    Atom t = em.emit("transpose", Emitter.params("permutation", ints(0, 2, 1)), new ArrayType(d, to), x);
+    return d.isComplex() ? em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), new ArrayType(d, to), t) : t;
   }
 
   /** The batch-flattened results reshaped to e's result shapes. */
