@@ -544,79 +544,6 @@ def write_linalg():
         print(f"cholesky_{tag}.jaxpr and 16 triangular_solve_*_{tag}.jaxpr")
 
 
-# FFT: a transform of length n along the last axis of a batch [B, n] of complex values (the inverse
-# divided by n), either
-# directly (a DFT as one product with the twiddle matrix) or in four steps for n = n1·n2 (n1
-# transforms of length n2 and n2 of length n1, each a product with its twiddle matrix, with the
-# twiddles w^(k1·t2) between); traced at B = 9967 and n = 9973, or n1 = 9973, n2 = 9949.
-FFT_B, FFT_N1, FFT_N2 = 9967, 9973, 9949
-FFT_CHECK = (9941, 9931, 9929)
-
-
-def _twiddles(n, rows, cols, inverse, dtype):
-    """w[r][c] = exp(∓2πi·(r·c mod n)/n) for the given index vectors, the angle in f64."""
-    import jax.numpy as jnp
-    from jax import lax
-    rc = (rows[:, None] * cols[None, :]) % n
-    angle = (2.0 if inverse else -2.0) * np.pi * rc.astype(jnp.float64) / n
-    return lax.complex(jnp.cos(angle), jnp.sin(angle)).astype(dtype)
-
-
-def _count(n, dtype):
-    """n as a value of dtype, counted at run time (a literal n would be rounded to the dtype when
-    traced, and then could not be replaced by another size)."""
-    import jax.numpy as jnp
-    return jnp.sum(jnp.ones(n, jnp.float64)).astype(dtype)
-
-
-def dft(x, inverse):
-    import jax.numpy as jnp
-    from jax import lax
-    n = x.shape[-1]
-    j = jnp.arange(n, dtype=jnp.int64)
-    y = jnp.dot(x, _twiddles(n, j, j, inverse, x.dtype), precision=lax.Precision.HIGHEST)
-    return y / _count(n, y.dtype) if inverse else y
-
-
-def fft_four_step(x, n1, n2, inverse):
-    import jax.numpy as jnp
-    from jax import lax
-    n = n1 * n2
-    a = x.reshape(n1, n2)  # t = t1·n2 + t2
-    i1 = jnp.arange(n1, dtype=jnp.int64)
-    i2 = jnp.arange(n2, dtype=jnp.int64)
-    a = jnp.dot(_twiddles(n1, i1, i1, inverse, x.dtype), a, precision=lax.Precision.HIGHEST)  # [k1, t2]
-    a = a * _twiddles(n, i1, i2, inverse, x.dtype)
-    a = jnp.dot(a, _twiddles(n2, i2, i2, inverse, x.dtype), precision=lax.Precision.HIGHEST)  # [k1, k2]
-    a = a.T.reshape(n)  # k = k1 + n1·k2
-    return a / _count(n, a.dtype) if inverse else a
-
-
-def write_fft():
-    def symbolic(text, b, n1, n2=None):
-        pairs = ([(b * n1, "<BN>"), (n1 * n1, "<NN>"), (b, "<B>"), (n1, "<N>")] if n2 is None else
-                 [(b * n1 * n2, "<BN>"), (n1 * n1, "<N1N1>"), (n2 * n2, "<N2N2>"), (n1 * n2, "<N>"), (b * n1, "<BN1>"),
-                  (b * n2, "<BN2>"), (b, "<B>"), (n1, "<N1>"), (n2, "<N2>")])
-        for v, tag in pairs:
-            text = text.replace(str(v), tag)
-        return text
-
-    for dt, tag in ((np.complex64, "c64"), (np.complex128, "c128")):
-        for inverse in (False, True):
-            way = "inv" if inverse else "fwd"
-            texts = [str(jax.make_jaxpr(jax.vmap(partial(dft, inverse=inverse)))(jax.ShapeDtypeStruct((b, n1), dt)))
-                     for b, n1, _ in ((FFT_B, FFT_N1, FFT_N2), FFT_CHECK)]
-            if symbolic(texts[0], FFT_B, FFT_N1) != symbolic(texts[1], FFT_CHECK[0], FFT_CHECK[1]):
-                raise SystemExit(f"dft {tag}: the sizes are not free parameters of the trace")
-            (OUT / f"dft_{way}_{tag}.jaxpr").write_text(texts[0] + "\n")
-            texts = [str(jax.make_jaxpr(jax.vmap(partial(fft_four_step, n1=n1, n2=n2, inverse=inverse)))(
-                jax.ShapeDtypeStruct((b, n1 * n2), dt))) for b, n1, n2 in ((FFT_B, FFT_N1, FFT_N2), FFT_CHECK)]
-            if symbolic(texts[0], FFT_B, FFT_N1, FFT_N2) != symbolic(texts[1], *FFT_CHECK):
-                raise SystemExit(f"fft four-step {tag}: the sizes are not free parameters of the trace")
-            (OUT / f"fft4_{way}_{tag}.jaxpr").write_text(texts[0] + "\n")
-        print(f"dft_*_{tag}.jaxpr, fft4_*_{tag}.jaxpr")
-
-
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (make, arity) in FUNCTIONS.items():
@@ -641,7 +568,6 @@ def main():
     write_random_gamma()
     write_linalg()
     write_linalg_jax()
-    write_fft()
     # A recorded jaxpr must not close over constants: their values are not in the text.
     import re
     for f in sorted(OUT.glob("*.jaxpr")):

@@ -1,12 +1,10 @@
 package dev.jaxc.frontend;
 
 import static dev.jaxc.frontend.RecordedJaxprs.ints;
-import static dev.jaxc.frontend.RecordedJaxprs.pair;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
-import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
@@ -16,29 +14,13 @@ import dev.jaxc.ir.pass.random.Emitter;
 import java.util.List;
 
 /**
- * fft as {@link LowerFunExpansion} expands it: along each transformed axis in turn, a DFT as one
- * product with the twiddle matrix or four steps n = n1·n2, from recorded jaxprs written in JAX.
+ * fft as {@link LowerFunExpansion} expands it: along each transformed axis in turn, the
+ * transform of every line by real matrix products ({@link FftGemm}).
  */
 final class FftExpansion {
-  private final RecordedJaxprs templates;
-
-  FftExpansion(RecordedJaxprs templates) {
-    this.templates = templates;
-  }
-
-  /** The batch and lengths the FFT was traced at (a direct DFT of N1, or four steps of N1·N2). */
-  private static final long FFT_B = 9967;
-
-  private static final long FFT_N1 = 9973;
-
-  private static final long FFT_N2 = 9949;
-
-  /** Lengths up to this are transformed directly (one product with the twiddle matrix). */
-  private static final long DIRECT = 64;
-
   /**
    * fft: along each of the last axes in turn, a transform of length n (the inverse divided by n):
-   * directly for short or prime n, else in four steps n = n1·n2 (n1 the largest divisor up to √n).
+   * at once for short or prime n, else in four steps recursively ({@link FftGemm}).
    * RFFT transforms the real input along the last axis and keeps n/2 + 1 values before the other
    * axes; IRFFT transforms the other axes first, then rebuilds the Hermitian spectrum of the last
    * and keeps the real part.
@@ -129,23 +111,7 @@ final class FftExpansion {
     for (int i = 0; i < r - 1; i++) batch *= movedSizes[i];
     Shape flat = Shape.of(batch, n);
     if (!Shape.of(movedSizes).equals(flat)) y = em.reshape(y, flat);
-    String way = inverse ? "inv" : "fwd";
-    String tag = c == DType.C128 ? "c128" : "c64";
-    long n1 = 1;
-    if (n > DIRECT) for (long d = 2; d * d <= n; d++) if (n % d == 0) n1 = d;
-    Jaxpr body;
-    if (n1 == 1) {
-      body = templates.instance("dft_" + way + "_" + tag, c == DType.C128, List.of(pair(FFT_B * FFT_N1, batch * n),
-          pair(FFT_N1 * FFT_N1, n * n), pair(FFT_B, batch), pair(FFT_N1, n)));
-    } else {
-      long n2 = n / n1;
-      body = templates.instance("fft4_" + way + "_" + tag, c == DType.C128, List.of(pair(FFT_B * FFT_N1 * FFT_N2, batch * n),
-          pair(FFT_N1 * FFT_N1, n1 * n1), pair(FFT_N2 * FFT_N2, n2 * n2), pair(FFT_N1 * FFT_N2, n),
-          pair(FFT_B * FFT_N1, batch * n1), pair(FFT_B * FFT_N2, batch * n2), pair(FFT_B, batch), pair(FFT_N1, n1),
-          pair(FFT_N2, n2)));
-    }
-    Params call = Emitter.params("name", new ParamValue.Str("fft"), "jaxpr", new ParamValue.JaxprValue(body));
-    y = em.emit("jit", call, new ArrayType(c, flat), y);
+    y = new FftGemm(em, c, inverse).rows(y, batch, n);
     if (!Shape.of(movedSizes).equals(flat)) y = em.reshape(y, Shape.of(movedSizes));
     if (!moved) return y;
     int[] back = new int[r];

@@ -61,7 +61,7 @@ public final class LowerFunExpansion extends EqnRewriter {
 
   private final RecordedJaxprs templates = new RecordedJaxprs();
   private final LinalgExpansions linalg = new LinalgExpansions(templates);
-  private final FftExpansion fft = new FftExpansion(templates);
+  private final FftExpansion fft = new FftExpansion();
 
   private LowerFunExpansion(FreshNames names) {
     this.names = names;
