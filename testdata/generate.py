@@ -1663,6 +1663,10 @@ for _dt, _cdt in ((f32, c64), (f64, c128)):
                                               jnp.fft.irfft2(jnp.fft.rfft2(x.real), s=(4, 10))),
          functools.partial(lambda r, dt: (CN(r, (2, 4, 10), dt),), dt=_cdt),
          f"fft2, ifftn over 3 axes, rfft2 and irfft2 ({_dn})", _tol, x64=_dt == f64)
+case("fft_long_lengths", lambda x, y: (jnp.fft.fft(x), jnp.fft.ifft(y)),
+     lambda r: (CN(r, (8192,), c64), CN(r, (262,), c64)),
+     "fft of 8192 points (three four-step levels: radices 64, 64, 2); ifft of 262 = 2·131 (radix 2, then a "
+     "131-point dense DFT: a prime above the radix)", (2e-5, 5e-4))
 case("fft_spectral_filter", lambda x: jnp.fft.irfft(jnp.fft.rfft(x) * (jnp.arange(x.shape[-1] // 2 + 1) < 20), n=x.shape[-1]),
      lambda r: (N(r, (2, 256)),), "a low-pass spectral filter: rfft, mask, irfft (length 256: four steps of 16·16)", (2e-5, 2e-4))
 case("linalg_cholesky_not_pd", jnp.linalg.cholesky,

@@ -32,6 +32,13 @@ final class FftExpansion {
     long[] lengths = e.params().getLongs("fft_lengths");
     if (!in.shape().isStatic()) throw new JaxcException("fft of a symbolic shape is not supported", e.primSpan());
     DType c = in.dtype() == DType.F64 || in.dtype() == DType.C128 ? DType.C128 : DType.C64;
+    for (long n : lengths) {
+      long direct = FftGemm.directLength(n);
+      if (direct > FftGemm.MAX_DIRECT)
+        throw new JaxcException("fft of length " + n + ": its factor " + direct + " (no divisor up to " + FftGemm.RADIX
+            + ") would need a dense " + direct + "-point DFT matrix; Bluestein's algorithm for such lengths is not supported yet",
+            e.primSpan());
+    }
     int r = in.rank();
     int first = r - lengths.length;
     Atom x = ins.get(0);

@@ -32,6 +32,8 @@ final class FftGemm {
   private final DType c;
   private final DType real;
   private final boolean inverse;
+  /** The DFT matrices emitted so far, by length (levels of the same radix share one). */
+  private final java.util.Map<Long, Atom> matrices = new java.util.HashMap<>();
 
   FftGemm(Emitter em, DType c, boolean inverse) {
     this.em = em;
@@ -112,6 +114,15 @@ final class FftGemm {
     return level(z, Shape.of(ys), rank - 2, m);
   }
 
+  /** The longest length transformed by one dense product: its real DFT matrix takes 16·r² bytes (1 GiB). */
+  static final long MAX_DIRECT = 8192;
+
+  /** The length the recursion for n ends in (transformed by one dense product). */
+  static long directLength(long n) {
+    for (long r = radix(n); r != 1; r = radix(n)) n /= r;
+    return n;
+  }
+
   /** A length of n up to RADIX is transformed at once; else its largest divisor up to RADIX (1: none). */
   private static long radix(long n) {
     if (n <= RADIX) return 1;
@@ -156,35 +167,85 @@ final class FftGemm {
         new ParamValue.None()), new ArrayType(real, Shape.of(size)), y);
   }
 
-  /** W[t, in, out, k] (real, [r, 2, 2, r]) of the r-point DFT in real form. */
+  /**
+   * W[t, in, out, k] (real, [r, 2, 2, r]) of the r-point DFT in real form, one per r: wr = cos θ,
+   * wi = sin θ and −wi are cos(θ + (in − out)·π/2), so each entry is one cosine of an angle
+   * reduced exactly in integers (units of 2π/4r), with no concatenation.
+   */
   private Atom dftMatrix(long r) {
-    Shape s = Shape.of(r, r);
-    // t·k reduced mod r: the angle stays below 2π, where f32 resolves it to 5e-7.
-    Atom tk = em.binary("mul", em.iota(DType.I32, s, 0), em.iota(DType.I32, s, 1));
-    Atom[] cs = cosSin(em.binary("rem", tk, new Literal(Scalar.Int.of(r), ArrayType.scalar(DType.I32), true, Span.NONE)), s, r);
-    Atom wr = cs[0];
-    Atom wi = cs[1];
-    Atom neg = em.emit("neg", Params.EMPTY, new ArrayType(real, s), wi);
-    // W[t, 0, ·, k] = (wr, wi), W[t, 1, ·, k] = (−wi, wr).
-    Shape cell = Shape.of(r, 1, 1, r);
-    Atom fromRe = em.concatenate(2, em.broadcastInDim(wr, cell, 0, 3), em.broadcastInDim(wi, cell, 0, 3));
-    Atom fromIm = em.concatenate(2, em.broadcastInDim(neg, cell, 0, 3), em.broadcastInDim(wr, cell, 0, 3));
-    return em.concatenate(1, fromRe, fromIm);
+    Atom known = matrices.get(r);
+    if (known != null) return known;
+    Shape s = Shape.of(r, 2, 2, r);
+    Atom tk = em.binary("rem", em.binary("mul", em.iota(DType.I32, s, 0), em.iota(DType.I32, s, 3)), int32(r));
+    Atom quarter = em.binary("mul", em.binary("sub", em.iota(DType.I32, s, 1), em.iota(DType.I32, s, 2)), int32(r));
+    Atom turn = em.binary("mul", tk, int32(inverse ? 4 : -4));
+    Atom q = em.binary("rem", em.binary("add", em.binary("add", turn, quarter), int32(8 * r)), int32(4 * r));
+    Atom w = turns(q, s, 4 * r, false)[0];
+    matrices.put(r, w);
+    return w;
+  }
+
+  private static Literal int32(long v) {
+    return new Literal(Scalar.Int.of(v), ArrayType.scalar(DType.I32), true, Span.NONE);
   }
 
   /** cos and ∓sin of the twiddles w_n^(t2·k1) for t2 < m, k1 < r (each [m, r], real). */
   private Atom[] twiddles(long m, long r, long n) {
     Shape s = Shape.of(m, r);
-    return cosSin(em.binary("mul", em.iota(DType.I32, s, 0), em.iota(DType.I32, s, 1)), s, n);
+    return turns(em.binary("mul", em.iota(DType.I32, s, 0), em.iota(DType.I32, s, 1)), s, n, !inverse);
   }
 
-  /** cos and ∓sin of 2π·p/n for the exact integer products p < n (∓: the forward transform's sign). */
-  private Atom[] cosSin(Atom p, Shape s, long n) {
-    Atom angle = em.binary("mul", em.convert(p, real),
-        em.broadcastInDim(literal(real, (inverse ? 2 : -2) * Math.PI / n), s));
-    ArrayType t = new ArrayType(real, s);
-    Params acc = Emitter.params("accuracy", new ParamValue.None());
-    return new Atom[] {em.emit("cos", acc, t, angle), em.emit("sin", acc, t, angle)};
+  /** The Taylor terms of sin and cos on [0, π/4]: through x^19 and x^18 (below 1e-19 there). */
+  private static final int SIN_TERMS = 10;
+
+  private static final int COS_TERMS = 10;
+
+  /**
+   * cos θ and sin θ (−sin θ with {@code negateSin}) of θ = 2π·q/units for integers 0 ≤ q < units,
+   * without the math library's sin and cos: their argument reduction (Payne–Hanek, gathers from a
+   * table) took most of a small FFT's time. The octant k = ⌊8q/units⌋ and the angle into it are
+   * exact integer arithmetic; the angle ψ ∈ [0, π/4] (from the octant's nearer edge) goes into
+   * short Taylor series, and the octant's symmetries swap and negate the pair.
+   */
+  private Atom[] turns(Atom q, Shape s, long units, boolean negateSin) {
+    if (8 * units >= Integer.MAX_VALUE) throw new IllegalStateException("fft length too large: " + units);
+    ArrayType it = new ArrayType(DType.I32, s);
+    ArrayType bt = new ArrayType(DType.BOOL, s);
+    ArrayType ft = new ArrayType(real, s);
+    Atom e = em.binary("mul", q, int32(8));
+    Atom k = em.binary("div", e, int32(units));
+    Atom v = em.binary("sub", e, em.binary("mul", k, int32(units)));
+    Atom odd = em.emit("ne", Params.EMPTY, bt, em.emit("and", Params.EMPTY, it, k, int32(1)), int32(0));
+    Atom w = select(odd, v, em.binary("sub", em.broadcastInDim(int32(units), s), v), ft.withDType(DType.I32));
+    Atom psi = em.binary("mul", em.convert(w, real), em.broadcastInDim(literal(real, Math.PI / 4 / units), s));
+    Atom x2 = em.binary("mul", psi, psi);
+    // sin ψ = ψ·Σ (−1)^j ψ^(2j) / (2j+1)!, cos ψ = Σ (−1)^j ψ^(2j) / (2j)!, by Horner in ψ².
+    Atom sp = em.broadcastInDim(literal(real, taylor(2 * SIN_TERMS - 1)), s);
+    for (int j = SIN_TERMS - 2; j >= 0; j--) sp = em.binary("add", em.binary("mul", sp, x2), em.broadcastInDim(literal(real, taylor(2 * j + 1)), s));
+    Atom sn = em.binary("mul", sp, psi);
+    Atom cs = em.broadcastInDim(literal(real, taylor(2 * COS_TERMS - 2)), s);
+    for (int j = COS_TERMS - 2; j >= 0; j--) cs = em.binary("add", em.binary("mul", cs, x2), em.broadcastInDim(literal(real, taylor(2 * j)), s));
+    // Octants 1, 2, 5, 6 swap cos and sin; 2–5 negate cos; 4–7 negate sin.
+    Atom swap = em.emit("ne", Params.EMPTY, bt, em.emit("and", Params.EMPTY, it, em.binary("add", k, int32(1)), int32(2)), int32(0));
+    Atom cosNeg = em.emit("ne", Params.EMPTY, bt, em.emit("and", Params.EMPTY, it, em.binary("add", k, int32(2)), int32(4)), int32(0));
+    Atom sinNeg = em.emit(negateSin ? "eq" : "ne", Params.EMPTY, bt, em.emit("and", Params.EMPTY, it, k, int32(4)), int32(0));
+    Atom c = select(swap, cs, sn, ft);
+    Atom si = select(swap, sn, cs, ft);
+    c = select(cosNeg, c, em.emit("neg", Params.EMPTY, ft, c), ft);
+    si = select(sinNeg, si, em.emit("neg", Params.EMPTY, ft, si), ft);
+    return new Atom[] {c, si};
+  }
+
+  /** (−1)^(d/2 rounded down)/d!: the Taylor coefficient of ψ^d in sin (d odd) or cos (d even). */
+  private static double taylor(int d) {
+    double f = 1;
+    for (int i = 2; i <= d; i++) f *= i;
+    return ((d / 2) % 2 == 0 ? 1 : -1) / f;
+  }
+
+  /** {@code pred ? whenTrue : whenFalse}. */
+  private Atom select(Atom pred, Atom whenFalse, Atom whenTrue, ArrayType t) {
+    return em.emit("select_n", Params.EMPTY, t, pred, whenFalse, whenTrue);
   }
 
   private static Literal literal(DType d, double v) {

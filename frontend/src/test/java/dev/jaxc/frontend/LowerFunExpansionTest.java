@@ -143,6 +143,14 @@ class LowerFunExpansionTest {
   }
 
   @Test
+  void fftOfALengthWithALargePrimeFactorIsALocatedError() {
+    // 2·8209: radix 2, then a prime above FftGemm.MAX_DIRECT, whose dense DFT matrix would take 1 GiB.
+    JaxcException e = assertThrows(JaxcException.class, () -> LowerFunExpansion.run(typed(
+        "{ lambda ; a:c64[16418]. let b:c64[16418] = fft[fft_lengths=(16418,) fft_type=0] a in (b,) }", false)));
+    assertTrue(e.getMessage().contains("8209") && e.getMessage().contains("Bluestein"), e.getMessage());
+  }
+
+  @Test
   void nestedBodiesAreExpandedAndOtherEquationsKept() {
     String text = "{ lambda ; a:f32[4] b:f32[4]. let c:f32[4] = scan[_split_transpose=False jaxpr={ lambda ; "
         + "d:f32[4] e:f32[4]. let f:f32[4] = igammac d e in (f,) } length=3 linear=(False, False) num_carry=1 "
