@@ -1645,6 +1645,23 @@ case("linalg_empty_shapes",
                            jnp.linalg.inv(b0), jnp.linalg.det(b0), *lax.linalg.lu(b0)),
      (np.zeros((3, 0), f32), np.zeros((0, 3), f32), np.zeros((0, 2, 2), f32)),
      "3x0 and 0x3 matrices and an empty batch: complete Q and full U/Vh are identities, lu's permutation the iota", (0, 0))
+def _spd(r, m, dt, shift=1.0):
+    x = r.standard_normal((m, m)) + (1j * r.standard_normal((m, m)) if np.dtype(dt).kind == "c" else 0)
+    return (x @ np.conj(x.T) / m + shift * np.eye(m)).astype(dt)
+
+
+for _dt, _dn in ((f32, "f32"), (c64, "c64")):
+    case(f"linalg_cholesky_blocked_{_dn}",
+         lambda a, b: (lambda l: (jnp.diagonal(l), l @ b, jnp.sum(jnp.abs(l), axis=0),
+                                  jax.scipy.linalg.cho_solve((l, True), b)))(jnp.linalg.cholesky(a)),
+         functools.partial(lambda r, dt: (_spd(r, 132, dt), (r.standard_normal(132) + 0j if dt == c64 else r.standard_normal(132)).astype(dt)), dt=_dt),
+         f"cholesky of a 132×132 matrix by blocks (64, 64, 4: unblocked diagonal blocks, triangular solves, GEMM "
+         f"updates): its diagonal, L·b, column sums of |L| and cho_solve ({_dn})", (2e-5, 2e-5))
+case("linalg_cholesky_blocked_not_pd",
+     lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
+     lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),
+     "cholesky of a 132×132 matrix whose pivot 100 (in the second block) is negative: NaN on the whole diagonal, "
+     "as JAX's LAPACK lowering gives", (0, 0))
 case("linalg_cho_solve_gp", lambda x, y, xs: (lambda k: (lambda c: (
          jax.scipy.linalg.cho_solve((c, True), y), jnp.sum(jnp.log(jnp.diagonal(c)))))(jnp.linalg.cholesky(k)))(
          jnp.exp(-0.5 * (x[:, None] - x[None, :]) ** 2) + 0.1 * jnp.eye(x.shape[0])),

@@ -79,9 +79,26 @@ final class LinalgExpansions {
       Atom b = ins.get(1);
       args.add(((ArrayType) b.type()).shape().equals(bShape) ? b : em.reshape(b, bShape));
     }
+    boolean x64 = d == DType.F64 || d == DType.C128;
+    if (bShape == null && m > 2 * BlockedCholesky.BLOCK) {
+      long bt = batch;
+      Atom l = BlockedCholesky.factor(args.get(0), bt, m, d, em,
+          (block, kb) -> em.emit("jit", Emitter.params("name", new ParamValue.Str("cholesky"), "jaxpr",
+              new ParamValue.JaxprValue(templates.instance("cholesky_" + tag, x64, laPairs(bt, kb, 1)))),
+              new ArrayType(d, Shape.of(bt, kb, kb)), block),
+          (l11, a21, rows, kb) -> {
+            // X·L11ᴴ = A21: a right-side solve with L11 (conjugated first) transposed.
+            Atom lc = d.isComplex() ? em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)),
+                new ArrayType(d, Shape.of(bt, kb, kb)), l11) : l11;
+            Jaxpr solve = templates.instance("triangular_solve_rlotd_" + tag, x64, laPairs(bt, kb, rows));
+            return em.emit("jit", Emitter.params("name", new ParamValue.Str("triangular_solve"), "jaxpr",
+                new ParamValue.JaxprValue(solve)), new ArrayType(d, Shape.of(bt, rows, kb)), lc, a21);
+          });
+      return resultType.shape().equals(flatA) ? l : em.reshape(l, resultType.shape());
+    }
     long bb = batch;
     long kk = k;
-    Jaxpr body = templates.instance(name + "_" + tag, d == DType.F64 || d == DType.C128, laPairs(bb, m, kk));
+    Jaxpr body = templates.instance(name + "_" + tag, x64, laPairs(bb, m, kk));
     Shape flatOut = bShape != null ? bShape : flatA;
     Params call = Emitter.params("name", new ParamValue.Str(e.primitive()), "jaxpr", new ParamValue.JaxprValue(body));
     Atom out = em.emit("jit", call, new ArrayType(d, flatOut), args.toArray(new Atom[0]));
