@@ -126,10 +126,32 @@ final class LinalgExpansions {
     boolean tall = m >= n;
     long big = tall ? m : n;  // the traced 9973
     long small = tall ? n : m;  // the traced 9949
-    Jaxpr body = templates.instance("lu_" + (tall ? "tall" : "wide") + "_" + d.shortName(), d == DType.F64 || d == DType.C128,
-        laPairs(batch, big, small));
+    boolean x64 = d == DType.F64 || d == DType.C128;
+    String tag = d.shortName();
     Shape flat = Shape.of(batch, m, n);
     Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
+    if (m == n && m > 2 * BlockedLu.BLOCK) {
+      long bt = batch;
+      List<Atom> blocked = BlockedLu.factor(x, bt, m, d, em, new BlockedLu.Pieces() {
+        @Override
+        public List<Atom> panel(Atom p, long rows, long cols) {
+          Jaxpr body = templates.instance("lu_tall_" + tag, x64, laPairs(bt, rows, cols));
+          List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(bt, rows, cols))),
+              em.fresh(new ArrayType(DType.I32, Shape.of(bt, cols))), em.fresh(new ArrayType(DType.I32, Shape.of(bt, rows))));
+          em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("lu"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(p));
+          return new ArrayList<>(ys);
+        }
+
+        @Override
+        public Atom unitLowerSolve(Atom l, Atom y, long k, long c) {
+          Jaxpr solve = templates.instance("triangular_solve_llonu_" + tag, x64, laPairs(bt, k, c));
+          return em.emit("jit", Emitter.params("name", new ParamValue.Str("triangular_solve"), "jaxpr",
+              new ParamValue.JaxprValue(solve)), new ArrayType(d, Shape.of(bt, k, c)), l, y);
+        }
+      });
+      return asResults(e, em, blocked);
+    }
+    Jaxpr body = templates.instance("lu_" + (tall ? "tall" : "wide") + "_" + tag, x64, laPairs(batch, big, small));
     List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(DType.I32, Shape.of(batch, k))),
         em.fresh(new ArrayType(DType.I32, Shape.of(batch, m))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("lu"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
