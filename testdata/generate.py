@@ -1667,6 +1667,22 @@ for _dt, _dn in ((f32, "f32"), (c64, "c64")):
          f"triangular solves, GEMM updates): LAPACK's pivots and permutation, U's diagonal, lu·b and solve ({_dn}); "
          f"lu·b has values to 200 with sums that cancel to 0.02, where XLA's own results are 8e-4 from exact",
          (1e-4, 2e-3))
+def _tri_well(r, m, dt):
+    x = (r.standard_normal((m, m)) + (1j * r.standard_normal((m, m)) if np.dtype(dt).kind == "c" else 0)) / np.sqrt(m)
+    return (x + np.diag(2 + r.random(m))).astype(dt)
+
+
+for _dt, _dn in ((f32, "f32"), (c64, "c64")):
+    case(f"linalg_triangular_solve_blocked_{_dn}",
+         lambda a, b, c: (lax.linalg.triangular_solve(a, b, left_side=True, lower=True),
+                          lax.linalg.triangular_solve(a, b, left_side=True, lower=False, transpose_a=True, unit_diagonal=True),
+                          lax.linalg.triangular_solve(a, c, left_side=False, lower=True, transpose_a=True, conjugate_a=True),
+                          lax.linalg.triangular_solve(a, c, left_side=False, lower=False, unit_diagonal=True)),
+         functools.partial(lambda r, dt: (_tri_well(r, 132, dt), (r.standard_normal((132, 2)) + 0j * (dt == c64)).astype(dt),
+                                          (r.standard_normal((2, 132)) + 0j * (dt == c64)).astype(dt)), dt=_dt),
+         f"triangular_solve of a 132×132 matrix by blocks (64, 64, 4: unblocked diagonal blocks, GEMM updates of the rows "
+         f"below): left lower, left upper transposed unit, right lower conjugate-transposed, right upper unit ({_dn})",
+         (2e-5, 2e-5))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

@@ -96,6 +96,16 @@ final class LinalgExpansions {
           });
       return resultType.shape().equals(flatA) ? l : em.reshape(l, resultType.shape());
     }
+    if (bShape != null && m > 2 * BlockedTriangularSolve.BLOCK) {
+      long bt = batch;
+      String small = "triangular_solve_llon" + (e.params().getBool("unit_diagonal", false) ? "u" : "d") + "_" + tag;
+      Atom x = BlockedTriangularSolve.solve(args.get(0), args.get(1), bt, m, k, e.params().getBool("left_side", false),
+          e.params().getBool("lower", false), e.params().getBool("transpose_a", false), d, em,
+          (l, y, kb, c) -> em.emit("jit", Emitter.params("name", new ParamValue.Str("triangular_solve"), "jaxpr",
+              new ParamValue.JaxprValue(templates.instance(small, x64, laPairs(bt, kb, c)))), new ArrayType(d, Shape.of(bt, kb, c)),
+              l, y));
+      return resultType.shape().equals(bShape) ? x : em.reshape(x, resultType.shape());
+    }
     long bb = batch;
     long kk = k;
     Jaxpr body = templates.instance(name + "_" + tag, x64, laPairs(bb, m, kk));
