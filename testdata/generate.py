@@ -2194,6 +2194,54 @@ case("control_fori_dynamic", lambda n, x: lax.fori_loop(0, n, lambda i, c: c * 0
      lambda r: (np.int32(7), N(r, (3,))), "fori_loop with a traced upper bound (lowered to while)", T32)
 case("control_fori_dynamic_update", lambda x: lax.fori_loop(1, x.shape[0], lambda i, a: a.at[i].set(a[i - 1] * 2 + a[i]), x),
      lambda r: (N(r, (6,)),), "fori_loop building an array with dynamic index updates", T32)
+def _rotations(a):
+    # eigh's Jacobi step: chained column and row updates whose new values read the old ones.
+    def rot(k, a):
+        p, q = k % 3, k % 3 + 2
+        c, s = np.float32(0.8), np.float32(0.6)
+        cp, cq = a[:, p], a[:, q]
+        a = a.at[:, p].set(c * cp - s * cq).at[:, q].set(s * cp + c * cq)
+        rp, rq = a[p], a[q]
+        return a.at[p].set(c * rp - s * rq).at[q].set(s * rp + c * rq)
+    return lax.fori_loop(0, 7, rot, a)
+
+
+def _carry_read_after_update(a):
+    # The body reads the old carry after updating it: the update must not overwrite it.
+    def body(i, c):
+        x, t = c
+        y = x.at[i].set(x[i] * 3.0 + 1.0)
+        return y, t + jnp.sum(x * y)
+    return lax.fori_loop(0, a.shape[0], body, (a, np.float32(0)))
+
+
+def _shift_in_loop(a, n):
+    # An update that reads the array it updates at other positions (a shift), in a while loop.
+    return lax.fori_loop(0, n, lambda i, x: x.at[1:].set(x[:-1] * 0.5 + 1.0), a)
+
+
+def _scan_update_ys(a, xs):
+    # A scan carry updated in place at a row per step, its old row also emitted as a y.
+    def body(c, x):
+        i, m = c
+        old = m[i % m.shape[0]]
+        m = lax.dynamic_update_slice(m, (old * 0.5 + x)[None], (i % m.shape[0], 0))
+        m = m.at[(i + 1) % m.shape[0], 0].add(x[0])
+        return (i + 1, m), old
+    return lax.scan(body, (np.int32(0), a), xs)
+
+
+case("control_inplace_rotations", _rotations, lambda r: (N(r, (5, 5)),),
+     "fori_loop of chained column and row updates reading the old columns and rows (Jacobi rotations)", T32)
+case("control_inplace_read_after", _carry_read_after_update, lambda r: (N(r, (6, 4)),),
+     "fori_loop whose body reads its carry after updating it (no in-place update there)", T32)
+case("control_inplace_shift", _shift_in_loop, lambda r: (N(r, (9,)), np.int32(5)),
+     "while-lowered fori_loop of an update that reads its own array shifted", T32)
+case("control_inplace_scan", _scan_update_ys, lambda r: (N(r, (4, 3)), N(r, (6, 3))),
+     "scan with a matrix carry updated by dynamic_update_slice then scatter-add, old rows as ys", T32)
+case("control_inplace_top_level", lambda z, u: (jnp.zeros((6, 3), f32).at[2].set(u).at[4].add(u * 2.0).at[2, 1].max(z),
+                                                jnp.ones(8, f32).at[jnp.array([1, 5, 1])].add(z)),
+     lambda r: (np.float32(0.25), N(r, (3,))), "chains of scatters of fresh arrays outside loops (computed in the output buffer)", T32)
 case("control_scan_reverse", lambda x: lax.scan(lambda c, v: (c * 0.5 + v, c + v), np.float32(0), x, reverse=True),
      lambda r: (N(r, (7,)),), "scan with reverse=True, carry and ys", T32)
 case("control_scan_carries",

@@ -18,7 +18,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * reverse}; {@code unroll} is only a hint). Each iteration's x slices are views into the xs
  * buffers and its y slices are written in place into the ys results. Carries alternate between
  * the result buffers and the spares; the length is static, so the initial carry goes to whichever
- * makes the last iteration write the results.
+ * makes the last iteration write the results. A carry the body updates in place (a scatter or
+ * dynamic_update_slice of it, {@link dev.jaxc.backend.llvm.plan.Plan#overwrites}) stays in its
+ * result buffer: the body reads and writes the same buffer, so each iteration costs the update,
+ * not a copy of the whole carry.
  */
 final class ControlFlowScan {
   private ControlFlowScan() {}
@@ -47,13 +50,21 @@ final class ControlFlowScan {
 
     // Iteration i reads the results when length - i is even, so the last one writes them.
     boolean initInResults = length % 2 == 0;
+    boolean[] inPlace = new boolean[nCarry];
     for (int k = 0; k < nCarry; k++) {
-      bodies.fill(initInResults ? results.get(k) : spares.get(k), cx.resultTypes().get(k), nc + k);
+      inPlace[k] = s.body().overwrites(k) == nc + k;
+      bodies.fill(initInResults || inPlace[k] ? results.get(k) : spares.get(k), cx.resultTypes().get(k), nc + k);
     }
     bodies.repeat(length, "scan", i -> {
       LLVMValueRef readsResults = bodies.isEven(ir.sub(ir.i64(length), i));
       List<LLVMValueRef> cur = bodies.choose(readsResults, results, spares);
       List<LLVMValueRef> next = bodies.choose(readsResults, spares, results);
+      for (int k = 0; k < nCarry; k++) {
+        if (inPlace[k]) {
+          cur.set(k, results.get(k));
+          next.set(k, results.get(k));
+        }
+      }
       LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
       List<LLVMValueRef> in = ControlFlowBodies.concat(consts, cur, slices(ir, xs, xSlices, t));
       bodies.run(s.body(), in, ControlFlowBodies.concat(next, slices(ir, ys, ySlices, t)));

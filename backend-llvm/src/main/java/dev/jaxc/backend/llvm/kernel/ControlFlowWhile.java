@@ -17,7 +17,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * *carry}. The carries start in the result buffers; each iteration evaluates the condition into
  * the predicate buffer, and the body reads the current buffers and writes the other ones (result
  * or spare), which then become current. If the loop ends with the carries in the spares, they are
- * copied back.
+ * copied back. A carry the body updates in place ({@link
+ * dev.jaxc.backend.llvm.plan.Plan#overwrites}; not under a batched predicate, which needs the
+ * old value) stays in its result buffer and is never copied.
  *
  * <p>vmap's batched predicate ({@code bool[B...]}, JAX's {@code _while_lowering}): the loop runs
  * while any element is true, and after each body, carry elements whose predicate was false take
@@ -52,6 +54,14 @@ final class ControlFlowWhile {
     ir.incoming(inResults, ir.bool(true), entry);
     List<LLVMValueRef> cur = bodies.choose(inResults, results, spares);
     List<LLVMValueRef> next = bodies.choose(inResults, spares, results);
+    boolean[] inPlace = new boolean[results.size()];
+    for (int k = 0; k < results.size(); k++) {
+      inPlace[k] = !w.batched() && w.body().overwrites(k) == bn + k;
+      if (inPlace[k]) {
+        cur.set(k, results.get(k));
+        next.set(k, results.get(k));
+      }
+    }
     bodies.run(w.cond(), ControlFlowBodies.concat(condConsts, cur), List.of(pred));
     LLVMValueRef go = w.batched()
         ? bodies.any(pred, predType.shape().elementCount())
@@ -73,7 +83,7 @@ final class ControlFlowWhile {
     LLVMBasicBlockRef done = ir.block("while.done");
     ir.condBr(inResults, done, copyBack);
     ir.at(copyBack);
-    for (int k = 0; k < results.size(); k++) bodies.copy(types.get(k), spares.get(k), results.get(k));
+    for (int k = 0; k < results.size(); k++) if (!inPlace[k]) bodies.copy(types.get(k), spares.get(k), results.get(k));
     ir.br(done);
     ir.at(done);
   }

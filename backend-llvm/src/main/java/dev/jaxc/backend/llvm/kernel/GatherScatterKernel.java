@@ -13,6 +13,7 @@ import dev.jaxc.backend.llvm.emit.LoopEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +78,15 @@ final class GatherScatterKernel {
   private static void copyOperand(KernelContext cx) {
     ArrayType out = cx.resultTypes().get(0);
     ElementGenerator x = cx.operands().get(0);
-    cx.loops().forEach(out.shape().sizes(), idx -> cx.access().store(cx.results().get(0), out, idx, x.at(idx)));
+    Runnable copy = () -> cx.loops().forEach(out.shape().sizes(), idx -> cx.access().store(cx.results().get(0), out, idx, x.at(idx)));
+    // A loop body that updates its carry in place (Plan#overwrites) passes the operand's buffer
+    // as the result: then there is nothing to copy.
+    if (cx.plan() != null && cx.eqn().ins().get(0) instanceof Var v && cx.plan().isMaterialised(v)) {
+      Ir ir = cx.ir();
+      ir.ifElse(ir.icmp(LLVMIntNE, cx.operandBase(0), cx.results().get(0)), "copy.operand", copy, () -> {});
+    } else {
+      copy.run();
+    }
   }
 
   /**

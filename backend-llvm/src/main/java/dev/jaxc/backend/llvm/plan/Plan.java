@@ -31,10 +31,11 @@ public final class Plan {
   private final Map<Eqn, Buffer.Temp> scratch;
   private final long workspaceBytes;
   private final Map<Eqn, ControlFlowPlan> controlFlow;
+  private final int[] overwrites;
 
   Plan(Jaxpr jaxpr, IdentityHashMap<Var, Buffer> buffers, IdentityHashMap<Var, Producer> producers,
       List<Step> steps, List<Var> temporaries, IdentityHashMap<Eqn, Buffer.Temp> scratch,
-      long workspaceBytes, IdentityHashMap<Eqn, ControlFlowPlan> controlFlow) {
+      long workspaceBytes, IdentityHashMap<Eqn, ControlFlowPlan> controlFlow, int[] overwrites) {
     this.jaxpr = jaxpr;
     this.buffers = buffers;
     this.producers = producers;
@@ -43,6 +44,18 @@ public final class Plan {
     this.scratch = scratch;
     this.workspaceBytes = workspaceBytes;
     this.controlFlow = controlFlow;
+    this.overwrites = overwrites.clone();
+  }
+
+  /**
+   * The input whose buffer output {@code k} may be computed in (−1: none): the output is a chain
+   * of scatters or dynamic_update_slices that starts at that input, and nothing reads the input
+   * after the chain's first update ({@link InPlaceUpdates}). A loop whose body carries a value
+   * this way keeps the carry in one buffer and updates it in place, instead of copying it into
+   * the other buffer on every iteration ({@code x.at[i].set(…)} in a fori_loop).
+   */
+  public int overwrites(int k) {
+    return overwrites[k];
   }
 
   public Jaxpr jaxpr() {
@@ -124,7 +137,7 @@ public final class Plan {
     scratch.forEach((e, t) -> sc.put(e, new Buffer.Temp(t.offset() + delta, t.type())));
     IdentityHashMap<Eqn, ControlFlowPlan> cf = new IdentityHashMap<>();
     controlFlow.forEach((e, c) -> cf.put(e, c.relocated(delta)));
-    return new Plan(jaxpr, moved, new IdentityHashMap<>(producers), steps, temporaries, sc, workspaceBytes, cf);
+    return new Plan(jaxpr, moved, new IdentityHashMap<>(producers), steps, temporaries, sc, workspaceBytes, cf, overwrites);
   }
 
   /** The values that live in the workspace, in the order they are defined. */

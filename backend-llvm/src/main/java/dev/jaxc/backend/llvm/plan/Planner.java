@@ -38,6 +38,9 @@ import java.util.Set;
  * <p>A reduction that reads a value materialised by a fusion group of the same shape at the same
  * index computes and stores it itself ({@link MultiOutputFusion}).
  *
+ * <p>The arrays of a chain of scatters or dynamic_update_slices that ends in an output live in
+ * that output's buffer ({@link InPlaceUpdates}), so each update writes only what it updates.
+ *
  * <p>A kernel that needs working memory ({@link BackendRules#scratchBytes}) gets scratch in the
  * workspace, live during its own step only.
  */
@@ -263,12 +266,14 @@ public final class Planner {
     IdentityHashMap<Var, Buffer> buffers = new IdentityHashMap<>();
     List<Var> inputs = jaxpr.inputs();
     for (int k = 0; k < inputs.size(); k++) buffers.put(inputs.get(k), new Buffer.Input(k, arrayType(inputs.get(k))));
+    InPlaceUpdates inPlace = new InPlaceUpdates(jaxpr, steps, primitives, producers, materialised, outputIndex, this::read);
     // Live ranges of the temporaries, in schedule steps.
     List<Var> temps = new ArrayList<>();
     IdentityHashMap<Var, int[]> range = new IdentityHashMap<>();
     for (int s = 0; s < steps.size(); s++) {
       for (Var v : defined(steps.get(s))) {
         Integer out = outputIndex.get(v);
+        if (out == null) out = inPlace.shared.get(v);
         if (out != null) {
           buffers.put(v, new Buffer.Output(out, arrayType(v)));
         } else {
@@ -308,7 +313,7 @@ public final class Planner {
         }
       }
     }
-    return new Plan(jaxpr, buffers, producers, steps, temps, scratch, alloc.size(), regions);
+    return new Plan(jaxpr, buffers, producers, steps, temps, scratch, alloc.size(), regions, inPlace.overwrites);
   }
 
   private static List<Var> defined(Step s) {

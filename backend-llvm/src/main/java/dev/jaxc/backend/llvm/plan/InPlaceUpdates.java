@@ -1,0 +1,115 @@
+package dev.jaxc.backend.llvm.plan;
+
+import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.Var;
+import dev.jaxc.ir.prim.Primitive;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Updates computed in the buffer of the array they update. An output that is a chain of scatters
+ * or dynamic_update_slices ({@code x.at[i].set(u).at[j].set(w)}) keeps every array of the chain
+ * in the output's buffer: each update kernel finds its operand already in its result buffer and
+ * writes only the updated elements, instead of copying the whole array first. A link is taken
+ * when the updated array is not an output, nothing later in the schedule reads it, and the
+ * kernel's other operands do not read it (directly or through fused producers).
+ *
+ * <p>When such a chain starts at a jaxpr input, the output {@linkplain #overwrites overwrites}
+ * that input: a loop whose body carries the value this way passes one buffer as both, so a
+ * {@code fori_loop} that updates a few elements of a large carry costs those elements per
+ * iteration.
+ */
+final class InPlaceUpdates {
+  private static final Set<Primitive> UPDATES = Set.of(
+      Primitive.SCATTER, Primitive.SCATTER_ADD, Primitive.SCATTER_SUB, Primitive.SCATTER_MUL,
+      Primitive.SCATTER_MIN, Primitive.SCATTER_MAX, Primitive.DYNAMIC_UPDATE_SLICE);
+
+  /** Values that live in an output's buffer (value → output index), though not outputs themselves. */
+  final IdentityHashMap<Var, Integer> shared = new IdentityHashMap<>();
+  /** Per output, the input it overwrites, or −1 ({@link Plan#overwrites}). */
+  final int[] overwrites;
+
+  private final Jaxpr jaxpr;
+  private final List<Step> steps;
+  private final Map<Eqn, Primitive> primitives;
+  private final Map<Var, Producer> producers;
+  private final Map<Var, Boolean> materialised;
+  private final Function<Step, List<Var>> read;
+
+  InPlaceUpdates(Jaxpr jaxpr, List<Step> steps, Map<Eqn, Primitive> primitives, Map<Var, Producer> producers,
+      Map<Var, Boolean> materialised, Map<Var, Integer> outputIndex, Function<Step, List<Var>> read) {
+    this.jaxpr = jaxpr;
+    this.steps = steps;
+    this.primitives = primitives;
+    this.producers = producers;
+    this.materialised = materialised;
+    this.read = read;
+    List<Atom> outs = jaxpr.outs();
+    overwrites = new int[outs.size()];
+    Arrays.fill(overwrites, -1);
+    for (int k = 0; k < outs.size(); k++) {
+      if (outs.get(k) instanceof Var o && outputIndex.getOrDefault(o, -1) == k) chain(k, o);
+    }
+  }
+
+  /** Follows output k's chain of updates back from its value {@code y}. */
+  private void chain(int k, Var y) {
+    while (true) {
+      int s = updateStep(y);
+      if (s < 0) return;
+      Eqn e = ((Step.Kernel) steps.get(s)).eqn();
+      if (!(e.ins().get(0) instanceof Var x) || !materialised.containsKey(x) || !sharable(x, s, e)) return;
+      int input = jaxpr.inputs().indexOf(x);
+      if (input >= 0) {
+        overwrites[k] = input;
+        return;
+      }
+      if (shared.containsKey(x)) return;
+      shared.put(x, k);
+      y = x;
+    }
+  }
+
+  /** The step of the plain update kernel that computes {@code y}, or −1. */
+  private int updateStep(Var y) {
+    for (int s = 0; s < steps.size(); s++) {
+      if (steps.get(s) instanceof Step.Kernel k && k.epilogue() == null && k.eqn().outs().size() == 1
+          && k.eqn().outs().get(0) == y) {
+        return UPDATES.contains(primitives.get(k.eqn())) ? s : -1;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether update kernel {@code e} at step {@code s} may write into its operand {@code x}'s buffer. */
+  private boolean sharable(Var x, int s, Eqn e) {
+    for (Atom a : jaxpr.outs()) if (a == x) return false;
+    for (int i = 1; i < e.ins().size(); i++) if (reads(e.ins().get(i), x)) return false;
+    for (int t = s + 1; t < steps.size(); t++) for (Var v : read.apply(steps.get(t))) if (v == x) return false;
+    return true;
+  }
+
+  /** Whether operand {@code a} is {@code x} or reads it through fused producers. */
+  private boolean reads(Atom a, Var x) {
+    if (a == x) return true;
+    if (!(a instanceof Var v) || materialised.containsKey(v) || !producers.containsKey(v)) return false;
+    List<Var> pending = new ArrayList<>(List.of(v));
+    IdentityHashMap<Var, Boolean> seen = new IdentityHashMap<>();
+    while (!pending.isEmpty()) {
+      Var u = pending.remove(pending.size() - 1);
+      if (seen.put(u, true) != null) continue;
+      for (Atom in : producers.get(u).eqn().ins()) {
+        if (in == x) return true;
+        if (in instanceof Var w && !materialised.containsKey(w) && producers.containsKey(w)) pending.add(w);
+      }
+    }
+    return false;
+  }
+}
