@@ -1710,6 +1710,14 @@ case("fft_long_lengths", lambda x, y: (jnp.fft.fft(x), jnp.fft.ifft(y)),
      lambda r: (CN(r, (8192,), c64), CN(r, (262,), c64)),
      "fft of 8192 points (three four-step levels: radices 64, 64, 2); ifft of 262 = 2·131 (radix 2, then a "
      "131-point dense DFT: a prime above the radix)", (2e-5, 5e-4))
+case("fft_bluestein", lambda x, z: (jnp.fft.fft(x), jnp.fft.irfft(jnp.fft.rfft(z), n=z.shape[-1])),
+     lambda r: (CN(r, (4099,), c64), N(r, (2, 1031))),
+     "Bluestein's convolution: fft of the prime 4099 (8192 points); rfft/irfft of 2 rows of the prime 1031 (dense, "
+     "below the Bluestein threshold)", (2e-5, 2e-3))
+case("fft_bluestein_8209", lambda y: jnp.fft.ifft(y), lambda r: (CN(r, (8209,), c64),),
+     "ifft of the prime 8209 (a dense DFT matrix would take 1 GiB: Bluestein's convolution of 16384 points)", (2e-5, 2e-3))
+case("fft_bluestein_c128", lambda x: jnp.fft.fft(x), lambda r: (CN(r, (3, 2053), c128),),
+     "fft of 3 rows of the prime 2053 in c128 (Bluestein's convolution of 4096 points)", (1e-12, 1e-10), x64=True)
 case("fft_spectral_filter", lambda x: jnp.fft.irfft(jnp.fft.rfft(x) * (jnp.arange(x.shape[-1] // 2 + 1) < 20), n=x.shape[-1]),
      lambda r: (N(r, (2, 256)),), "a low-pass spectral filter: rfft, mask, irfft (length 256: four steps of 16·16)", (2e-5, 2e-4))
 case("linalg_cholesky_not_pd", jnp.linalg.cholesky,

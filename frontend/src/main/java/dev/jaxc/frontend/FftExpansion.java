@@ -18,9 +18,13 @@ import java.util.List;
  * transform of every line by real matrix products ({@link FftGemm}).
  */
 final class FftExpansion {
+  /** The longest transformed axis: 2^26 points (a c64 row of 512 MiB). */
+  static final long MAX_LENGTH = 1L << 26;
+
   /**
    * fft: along each of the last axes in turn, a transform of length n (the inverse divided by n):
-   * at once for short or prime n, else in four steps recursively ({@link FftGemm}).
+   * at once for short n, in four steps recursively, and through Bluestein's convolution for a
+   * long prime factor ({@link FftGemm}).
    * RFFT transforms the real input along the last axis and keeps n/2 + 1 values before the other
    * axes; IRFFT transforms the other axes first, then rebuilds the Hermitian spectrum of the last
    * and keeps the real part.
@@ -33,11 +37,9 @@ final class FftExpansion {
     if (!in.shape().isStatic()) throw new JaxcException("fft of a symbolic shape is not supported", e.primSpan());
     DType c = in.dtype() == DType.F64 || in.dtype() == DType.C128 ? DType.C128 : DType.C64;
     for (long n : lengths) {
-      long direct = FftGemm.directLength(n);
-      if (direct > FftGemm.MAX_DIRECT)
-        throw new JaxcException("fft of length " + n + ": its factor " + direct + " (no divisor up to " + FftGemm.RADIX
-            + ") would need a dense " + direct + "-point DFT matrix; Bluestein's algorithm for such lengths is not supported yet",
-            e.primSpan());
+      // Twiddle angles are exact int32 arithmetic in eighths of a turn, over Bluestein's 4n too.
+      if (n > MAX_LENGTH)
+        throw new JaxcException("fft of length " + n + " is not supported (at most " + MAX_LENGTH + " points per axis)", e.primSpan());
     }
     int r = in.rank();
     int first = r - lengths.length;

@@ -22,7 +22,8 @@ import java.util.List;
  * w_n^(t·k), the m-point transforms of the rows (recursively), and the transpose that puts
  * X[k1 + r·k2] in order. Work: about 4·n·Σr real multiply-adds per row (r the radices), a few
  * times an FFT's count but at the GEMM's speed; twiddles are computed at run time from iota in
- * the real dtype (f32 for c64: angles from exact integer products t·k < n).
+ * the real dtype (f32 for c64: angles from exact integer products t·k < n). A length above
+ * {@link #BLUESTEIN_FROM} with no divisor up to RADIX goes through {@link FftBluestein}.
  */
 final class FftGemm {
   /** The largest length transformed by one product, and the radix of the four-step recursion. */
@@ -86,7 +87,7 @@ final class FftGemm {
    */
   private Atom level(Atom d, Shape s, int parts, long n) {
     long r = radix(n);
-    if (r == 1) return dft(d, s, parts, n);
+    if (r == 1) return n > BLUESTEIN_FROM ? bluestein(d, s, parts, n) : dft(d, s, parts, n);
     long m = n / r;
     long[] sizes = s.sizes();
     // t = t1·m + t2: axis 1 becomes (t1, t2).
@@ -114,13 +115,43 @@ final class FftGemm {
     return level(z, Shape.of(ys), rank - 2, m);
   }
 
-  /** The longest length transformed by one dense product: its real DFT matrix takes 16·r² bytes (1 GiB). */
-  static final long MAX_DIRECT = 8192;
+  /**
+   * The longest length without a divisor up to RADIX transformed by one dense product (4·n² real
+   * multiply-adds per row); a longer one goes through Bluestein's convolution (two transforms of
+   * a power of two about 2n long: about 8·M·ΣM's radices), which costs less from about here.
+   */
+  static final long BLUESTEIN_FROM = 1024;
 
-  /** The length the recursion for n ends in (transformed by one dense product). */
-  static long directLength(long n) {
-    for (long r = radix(n); r != 1; r = radix(n)) n /= r;
-    return n;
+  /**
+   * {@link #dft}'s result by Bluestein's algorithm ({@link FftBluestein}): the real form taken
+   * back to complex rows and the result put in dft's layout (x's other axes, then [2, n]).
+   */
+  private Atom bluestein(Atom d, Shape s, int parts, long n) {
+    long[] sizes = s.sizes();
+    int rank = sizes.length;
+    long[] perm = new long[rank];
+    long[] moved = new long[rank];
+    long b = 1;
+    for (int i = 0, j = 0; i < rank; i++) {
+      if (i == 1 || i == parts) continue;
+      perm[j] = i;
+      moved[j++] = sizes[i];
+      b *= sizes[i];
+    }
+    perm[rank - 2] = parts;
+    perm[rank - 1] = 1;
+    moved[rank - 2] = 2;
+    moved[rank - 1] = n;
+    Atom t = em.emit("transpose", Emitter.params("permutation", longs(perm)), new ArrayType(real, Shape.of(moved)), d);
+    Atom re = em.reshape(part(t, moved, rank - 2, 0), Shape.of(b, n));
+    Atom im = em.reshape(part(t, moved, rank - 2, 1), Shape.of(b, n));
+    Atom z = em.emit("complex", Params.EMPTY, new ArrayType(c, Shape.of(b, n)), re, im);
+    Atom y = new FftBluestein(em, c, inverse).rows(z, b, n);
+    long[] one = moved.clone();
+    one[rank - 2] = 1;
+    Atom yr = em.reshape(em.emit("real", Params.EMPTY, new ArrayType(real, Shape.of(b, n)), y), Shape.of(one));
+    Atom yi = em.reshape(em.emit("imag", Params.EMPTY, new ArrayType(real, Shape.of(b, n)), y), Shape.of(one));
+    return em.concatenate(rank - 2, yr, yi);
   }
 
   /** A length of n up to RADIX is transformed at once; else its largest divisor up to RADIX (1: none). */
@@ -207,6 +238,10 @@ final class FftGemm {
    * exact integer arithmetic; the angle ψ ∈ [0, π/4] (from the octant's nearer edge) goes into
    * short Taylor series, and the octant's symmetries swap and negate the pair.
    */
+  static Atom[] turns(Emitter em, DType real, Atom q, Shape s, long units, boolean negateSin) {
+    return new FftGemm(em, real == DType.F64 ? DType.C128 : DType.C64, false).turns(q, s, units, negateSin);
+  }
+
   private Atom[] turns(Atom q, Shape s, long units, boolean negateSin) {
     if (8 * units >= Integer.MAX_VALUE) throw new IllegalStateException("fft length too large: " + units);
     ArrayType it = new ArrayType(DType.I32, s);

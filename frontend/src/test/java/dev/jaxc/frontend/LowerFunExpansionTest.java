@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Program;
+import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.diag.Diagnostics;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.pass.TypePass;
@@ -34,6 +36,17 @@ class LowerFunExpansionTest {
       r.add(e.primitive());
       for (ParamValue v : e.params().values().values())
         if (v instanceof ParamValue.JaxprValue jv) r.addAll(primitives(jv.jaxpr()));
+    }
+    return r;
+  }
+
+  /** The equations of j and of every jaxpr in their params. */
+  private static List<Eqn> allEqns(Jaxpr j) {
+    List<Eqn> r = new ArrayList<>();
+    for (Eqn e : j.eqns()) {
+      r.add(e);
+      for (ParamValue v : e.params().values().values())
+        if (v instanceof ParamValue.JaxprValue jv) r.addAll(allEqns(jv.jaxpr()));
     }
     return r;
   }
@@ -143,11 +156,26 @@ class LowerFunExpansionTest {
   }
 
   @Test
-  void fftOfALengthWithALargePrimeFactorIsALocatedError() {
-    // 2·8209: radix 2, then a prime above FftGemm.MAX_DIRECT, whose dense DFT matrix would take 1 GiB.
+  void fftOfALengthWithALargePrimeFactorGoesThroughBluesteinsConvolution() {
+    // 2·8209: radix 2, then a prime whose dense DFT matrix would take 1 GiB: a convolution of
+    // 32768 points instead, so the products are those of the power-of-two transform's levels.
+    Program p = LowerFunExpansion.run(typed(
+        "{ lambda ; a:c64[16418]. let b:c64[16418] = fft[fft_lengths=(16418,) fft_type=0] a in (b,) }", false));
+    List<String> prims = primitives(p.main());
+    assertFalse(prims.contains("fft"), prims.toString());
+    for (Eqn e : allEqns(p.main())) {
+      if (!e.primitive().equals("dot_general")) continue;
+      for (Atom a : e.ins()) {
+        for (long d : ((ArrayType) a.type()).shape().sizes()) assertTrue(d <= 8209, "a dense DFT operand: " + a.type().text());
+      }
+    }
+  }
+
+  @Test
+  void fftLongerThanTheTwiddleArithmeticAllowsIsALocatedError() {
     JaxcException e = assertThrows(JaxcException.class, () -> LowerFunExpansion.run(typed(
-        "{ lambda ; a:c64[16418]. let b:c64[16418] = fft[fft_lengths=(16418,) fft_type=0] a in (b,) }", false)));
-    assertTrue(e.getMessage().contains("8209") && e.getMessage().contains("Bluestein"), e.getMessage());
+        "{ lambda ; a:c64[134217728]. let b:c64[134217728] = fft[fft_lengths=(134217728,) fft_type=0] a in (b,) }", false)));
+    assertTrue(e.getMessage().contains("134217728") && e.span() != null, e.getMessage());
   }
 
   @Test
