@@ -170,6 +170,9 @@ def arr(vals, dt):
         return np.asarray(vals, dtype=np.complex128 if cplx else np.float64).astype(dt)
 
 
+from jax._src.lax import linalg as _la  # geqrf: printed as a primitive, not exported
+
+
 def U(r, shape, lo=-1.0, hi=1.0, dt=f32):
     return arr(r.uniform(lo, hi, shape), dt)
 
@@ -1571,6 +1574,19 @@ for _dt in (f32, f64, c64):
                                               *jnp.linalg.qr(c, mode="complete")),
          functools.partial(lambda r, dt: (_g(r, (6, 6), dt), _g(r, (2, 7, 4), dt), _g(r, (3, 5), dt)), dt=_dt),
          f"jnp.linalg.qr reduced and complete: square, tall batched, wide (LAPACK's signs) ({_dn})", _tol, x64=_dt == f64)
+for _dt in (f32, f64, c64, c128):
+    _dn, _tol = DT_NAME[_dt], ((3e-5, 3e-5) if _dt in (f32, c64) else (1e-12, 1e-12))
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt in (c64, c128) else 0)).astype(dt))
+    case(f"linalg_hessenberg_{_dn}", lambda a, b, c: (*jax.scipy.linalg.hessenberg(a, calc_q=True),
+                                                     *jax.vmap(lambda x: jax.scipy.linalg.hessenberg(x, calc_q=True))(b),
+                                                     *jax.scipy.linalg.hessenberg(c, calc_q=True)),
+         functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 5, 5), dt), _g(r, (1, 1), dt)), dt=_dt),
+         f"jax.scipy.linalg.hessenberg with Q (hessenberg and householder_product primitives): 7×7, a batch of "
+         f"5×5, 1×1; LAPACK's reflectors ({_dn})", _tol, x64=_dt in (f64, c128))
+    case(f"linalg_geqrf_{_dn}", lambda a, b, c, t: (*_la.geqrf(a), *_la.geqrf(b), lax.linalg.householder_product(c, t)),
+         functools.partial(lambda r, dt: (_g(r, (2, 7, 4), dt), _g(r, (3, 6), dt), _g(r, (7, 5), dt), _g(r, (3,), dt)), dt=_dt),
+         f"geqrf (LAPACK's packed QR and τs) of a tall batch and a wide matrix; householder_product of 3 reflectors "
+         f"into 5 columns ({_dn})", _tol, x64=_dt in (f64, c128))
 case("linalg_lstsq_qr", lambda a, b: (lambda q, r: jax.scipy.linalg.solve_triangular(r, q.T @ b))(*jnp.linalg.qr(a)),
      lambda r: (N(r, (20, 4)), N(r, (20,))), "least squares by QR and a triangular solve", (1e-4, 1e-5))
 for _dt in (f32, f64):

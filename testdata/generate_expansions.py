@@ -325,6 +325,102 @@ def qr(a, full_matrices):
     return q, r
 
 
+def geqrf(a):
+    """geqrf of a [m, n]: LAPACK's packed QR, R on and above the diagonal, reflector j's v below
+    it in column j (v[j] = 1 implied), and the τs; the reflectors are qr's (dlarfg/zlarfg)."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, n = a.shape
+    k = min(m, n)
+    rows = jnp.arange(m)
+    cols = jnp.arange(n)
+    cplx = jnp.iscomplexobj(a)
+    real_dt = jnp.real(a).dtype
+
+    def step(j, carry):
+        x, taus = carry
+        col = x[:, j]
+        alpha = col[j]
+        below = jnp.where(rows > j, col, 0)
+        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        ar = jnp.real(alpha)
+        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
+        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
+        trivial = (xnorm == 0) & (ai == 0)
+        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
+        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
+        v = jnp.where(rows > j, below * scale, jnp.where(rows == j, 1, 0)).astype(a.dtype)
+        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
+        trailing = (cols > j)[None, :]
+        x = jnp.where(trailing, x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+        # The packed column: β on the diagonal, v below it.
+        newcol = jnp.where(rows == j, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > j, v, col))
+        x = x.at[:, j].set(newcol)
+        return x, taus.at[j].set(tau.astype(a.dtype))
+
+    return lax.fori_loop(0, k, step, (a, jnp.zeros(k, a.dtype)))
+
+
+def householder_product(a, taus):
+    """orgqr/ungqr: Q = H₁H₂…H_k applied to the identity's first n columns, H_j = I − τ_j v_j v_jᴴ
+    with v_j column j of a below the diagonal (v_j[j] = 1). Traced with k = n; a shorter τ is
+    padded with zeros by jaxc (τ = 0 is the identity)."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, n = a.shape
+    k = taus.shape[0]
+    rows = jnp.arange(m)
+
+    def apply(i, q):
+        j = k - 1 - i
+        v = jnp.where(rows > j, a[:, j], jnp.where(rows == j, 1, 0)).astype(a.dtype)
+        return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=lax.Precision.HIGHEST)[None, :]
+
+    return lax.fori_loop(0, k, apply, jnp.eye(m, n, dtype=a.dtype))
+
+
+def hessenberg(a):
+    """gehrd of a [n, n] as LAPACK's gehd2: reflector j (dlarfg/zlarfg on column j from row j + 1)
+    applied from the right to all rows, then its adjoint from the left to the columns after j;
+    packed as LAPACK: the Hessenberg matrix on and above the first subdiagonal, v_j below it in
+    column j (v_j[j + 1] = 1 implied), and the n − 1 τs."""
+    import jax.numpy as jnp
+    from jax import lax
+    n = a.shape[0]
+    rows = jnp.arange(n)
+    cols = jnp.arange(n)
+    cplx = jnp.iscomplexobj(a)
+    real_dt = jnp.real(a).dtype
+
+    def step(j, carry):
+        x, taus = carry
+        col = x[:, j]
+        p = j + 1
+        alpha = col[p]
+        below = jnp.where(rows > p, col, 0)
+        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        ar = jnp.real(alpha)
+        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
+        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
+        trivial = (xnorm == 0) & (ai == 0)
+        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
+        tau = tau.astype(a.dtype)
+        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
+        v = jnp.where(rows > p, below * scale, jnp.where(rows == p, 1, 0)).astype(a.dtype)
+        # A·H = A − τ (A v) vᴴ (column j untouched: v is zero there), then Hᴴ·A on the columns after j.
+        xv = jnp.dot(x, v, precision=lax.Precision.HIGHEST)
+        x = x - tau * xv[:, None] * jnp.conj(v)[None, :]
+        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
+        x = jnp.where((cols > j)[None, :], x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+        newcol = jnp.where(rows == p, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > p, v, col))
+        x = x.at[:, j].set(newcol)
+        return x, taus.at[j].set(tau)
+
+    return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
+
+
 def eigh(a, lower, sweeps=None):
     """Eigenvalues (ascending) and eigenvectors of the real symmetric (or complex Hermitian) matrix
     in a's lower (or upper) triangle by cyclic Jacobi rotations (Rutishauser's formulas), sweeps
@@ -510,6 +606,21 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"qr {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"qr_{form}_{'full' if full else 'reduced'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # geqrf of [B, rows, cols], tall and wide; householder_product of [B, M, K] with K τs;
+        # hessenberg of [B, M, M].
+        for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
+            texts = [traced(geqrf, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"geqrf {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"geqrf_{form}_{tag}.jaxpr").write_text(texts[0] + "\n")
+        texts = [traced(householder_product, [(b, m, k), (b, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"householder_product {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"householder_product_{tag}.jaxpr").write_text(texts[0] + "\n")
+        texts = [traced(hessenberg, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"hessenberg {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"hessenberg_{tag}.jaxpr").write_text(texts[0] + "\n")
         # eigh of [B, m, m], lower or upper.
         if True:
             for lower in (True, False):

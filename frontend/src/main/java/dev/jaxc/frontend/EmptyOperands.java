@@ -17,7 +17,8 @@ import java.util.Optional;
  * right-hand sides, an empty batch): the recorded algorithms index rows and columns that do not
  * exist, so these results are built directly, as LAPACK and JAX give them. An empty result is any
  * array of its shape; the full Q of qr and U of svd of a matrix without columns (and Vᴴ of one
- * without rows) is the identity; a permutation after no swaps is the iota.
+ * without rows) is the identity, and so is householder_product of no reflectors (its first n
+ * columns); a permutation after no swaps is the iota.
  */
 final class EmptyOperands {
   private EmptyOperands() {}
@@ -40,6 +41,8 @@ final class EmptyOperands {
       if (t.shape().elementCount() == 0) kinds.add(Kind.EMPTY);
       else if (isPermutation(e.primitive(), i)) kinds.add(Kind.IOTA);
       else if (isOrthogonalFactor(e.primitive(), i) && rank >= 2 && s[rank - 1] == s[rank - 2]) kinds.add(Kind.IDENTITY);
+      // The product of no reflectors: the identity's first n columns.
+      else if (e.primitive().equals("householder_product") && rank >= 2) kinds.add(Kind.IDENTITY);
       else return Optional.empty();
     }
     List<Atom> r = new ArrayList<>();

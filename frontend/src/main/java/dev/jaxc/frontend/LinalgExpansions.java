@@ -268,6 +268,98 @@ final class LinalgExpansions {
   }
 
   /**
+   * geqrf: LAPACK's packed QR (R on and above the diagonal, the reflectors below it) and the τs,
+   * by qr's Householder steps, for a batch of m×n matrices, tall or wide.
+   */
+  List<Atom> geqrf(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = linalgOperand(e, ins.get(0));
+    DType d = at.dtype();
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long batch = batch(a);
+    boolean tall = m >= n;
+    Jaxpr body = templates.instance("geqrf_" + (tall ? "tall" : "wide") + "_" + d.shortName(), x64(d),
+        laPairs(batch, tall ? m : n, tall ? n : m));
+    Atom x = flat(ins.get(0), Shape.of(batch, m, n), em);
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, m, n))), em.fresh(new ArrayType(d, Shape.of(batch, Math.min(m, n)))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("geqrf"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+    return asResults(e, em, new ArrayList<>(ys));
+  }
+
+  /**
+   * householder_product (orgqr/ungqr): the product of the k reflectors below the diagonal of an
+   * m×n batch (m ≥ n ≥ k) applied to the identity's first n columns. The recording takes n τs;
+   * fewer are padded with zeros (τ = 0 reflects nothing).
+   */
+  List<Atom> householderProduct(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = linalgOperand(e, ins.get(0));
+    DType d = at.dtype();
+    long[] a = at.shape().sizes();
+    int r = a.length;
+    long m = a[r - 2];
+    long n = a[r - 1];
+    long batch = batch(a);
+    long[] ts = ((ArrayType) ins.get(1).type()).shape().sizes();
+    long k = ts[ts.length - 1];
+    Atom taus = flat(ins.get(1), Shape.of(batch, k), em);
+    if (k < n) taus = em.concatenate(1, taus, em.broadcastInDim(em.convert(zero(d), d), Shape.of(batch, n - k)));
+    Jaxpr body = templates.instance("householder_product_" + d.shortName(), x64(d), laPairs(batch, m, n));
+    Var q = em.fresh(new ArrayType(d, Shape.of(batch, m, n)));
+    em.add(List.of(q), "jit", Emitter.params("name", new ParamValue.Str("householder_product"), "jaxpr",
+        new ParamValue.JaxprValue(body)), List.of(flat(ins.get(0), Shape.of(batch, m, n), em), taus));
+    return asResults(e, em, new ArrayList<>(List.of(q)));
+  }
+
+  /**
+   * hessenberg (gehrd): LAPACK's packed Hessenberg form (the Hessenberg matrix on and above the
+   * first subdiagonal, the reflectors below it) and the n − 1 τs, by gehd2's Householder steps.
+   */
+  List<Atom> hessenberg(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = linalgOperand(e, ins.get(0));
+    DType d = at.dtype();
+    long[] a = at.shape().sizes();
+    long n = a[a.length - 1];
+    long batch = batch(a);
+    Jaxpr body = templates.instance("hessenberg_" + d.shortName(), x64(d), laPairs(batch, n, 1));
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, n, n))), em.fresh(new ArrayType(d, Shape.of(batch, n - 1))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("hessenberg"), "jaxpr", new ParamValue.JaxprValue(body)),
+        List.of(flat(ins.get(0), Shape.of(batch, n, n), em)));
+    return asResults(e, em, new ArrayList<>(ys));
+  }
+
+  /** Operand {@code x} of a LAPACK-style primitive: f32, f64, c64 or c128, of a static shape. */
+  private static ArrayType linalgOperand(Eqn e, Atom x) {
+    ArrayType at = (ArrayType) x.type();
+    DType d = at.dtype();
+    if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
+      throw new JaxcException(e.primitive() + " of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
+    if (!at.shape().isStatic()) throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    return at;
+  }
+
+  private static boolean x64(DType d) {
+    return d == DType.F64 || d == DType.C128;
+  }
+
+  /** The product of all but the last two sizes (of the last one for a vector). */
+  private static long batch(long[] a) {
+    long b = 1;
+    for (int i = 0; i < a.length - 2; i++) b *= a[i];
+    return b;
+  }
+
+  private static Atom flat(Atom x, Shape s, Emitter em) {
+    return ((ArrayType) x.type()).shape().equals(s) ? x : em.reshape(x, s);
+  }
+
+  private static dev.jaxc.ir.Literal zero(DType d) {
+    return new dev.jaxc.ir.Literal(new dev.jaxc.ir.Scalar.Float(0.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
+        dev.jaxc.ir.diag.Span.NONE);
+  }
+
+  /**
    * eigh of real symmetric and complex Hermitian matrices: cyclic Jacobi rotations (jaxc's own
    * algorithm, written in JAX), eigenvalues (real) ascending, the eigenvectors' signs or phases
    * the rotations' (JAX leaves them unspecified; LAPACK's may differ); subset_by_index slices the

@@ -47,7 +47,8 @@ public final class LowerFunExpansion extends EqnRewriter {
   /** The primitives expanded here. */
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "fft",
-      "cholesky", "triangular_solve", "lu", "tridiagonal_solve", "lu_pivots_to_permutation", "qr", "eigh", "svd");
+      "cholesky", "triangular_solve", "lu", "tridiagonal_solve", "lu_pivots_to_permutation", "qr", "eigh", "svd", "geqrf",
+      "householder_product", "hessenberg");
 
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
@@ -85,11 +86,17 @@ public final class LowerFunExpansion extends EqnRewriter {
         return;
       }
     }
-    if (e.primitive().equals("lu") || e.primitive().equals("qr") || e.primitive().equals("eigh")
-        || e.primitive().equals("svd")) {
+    if (Set.of("lu", "qr", "eigh", "svd", "geqrf", "householder_product", "hessenberg").contains(e.primitive())) {
       Emitter em = new Emitter(names, out, e);
-      List<Atom> r = e.primitive().equals("lu") ? linalg.lu(e, ins, em) : e.primitive().equals("qr") ? linalg.qr(e, ins, em)
-          : e.primitive().equals("eigh") ? linalg.eigh(e, ins, em) : linalg.svd(e, ins, em);
+      List<Atom> r = switch (e.primitive()) {
+        case "lu" -> linalg.lu(e, ins, em);
+        case "qr" -> linalg.qr(e, ins, em);
+        case "eigh" -> linalg.eigh(e, ins, em);
+        case "svd" -> linalg.svd(e, ins, em);
+        case "geqrf" -> linalg.geqrf(e, ins, em);
+        case "householder_product" -> linalg.householderProduct(e, ins, em);
+        default -> linalg.hessenberg(e, ins, em);
+      };
       for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));
     } else {
       scope.put(e.outs().get(0), expand(e, ins, new Emitter(names, out, e)));

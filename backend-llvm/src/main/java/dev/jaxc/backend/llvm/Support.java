@@ -71,7 +71,7 @@ public final class Support {
           RANDOM_WRAP, FROM_EDTYPE, TO_EDTYPE -> RANDOM_PASS;
       case THREEFRY2X32 -> lowered("kernel: threefry2x32 (kernel/ThreefryKernel)");
       case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
-      case CHOLESKY, EIGH, LU, QR, SVD, TRIANGULAR_SOLVE -> LINALG_OWN;
+      case CHOLESKY, EIGH, GEQRF, HESSENBERG, HOUSEHOLDER_PRODUCT, LU, QR, SVD, TRIANGULAR_SOLVE -> LINALG_OWN;
       case TRIDIAGONAL_SOLVE, LU_PIVOTS_TO_PERMUTATION -> LOWER_FUN;
       case FFT -> FFT_OWN;
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,

@@ -78,6 +78,49 @@ public final class LinalgRules {
   }
 
   /**
+   * {@code geqrf a}: for {@code a:T[…,m,n]}, LAPACK's packed QR {@code T[…,m,n]} and the
+   * reflectors' τs {@code T[…,min(m,n)]}.
+   */
+  public static List<Type> geqrf(RuleContext ctx) {
+    RuleOperands.arity(ctx, 1);
+    ArrayType a = matrices(ctx, 2).get(0);
+    long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    return List.of(RuleOperands.strong(a.dtype(), a.shape()), result(a, a.dtype(), Dim.of(Math.min(m, n))));
+  }
+
+  /**
+   * {@code householder_product a taus}: for {@code a:T[…,m,n]} (m ≥ n) and {@code taus:T[…,k]}
+   * (k ≤ n), the product of the k reflectors {@code T[…,m,n]}.
+   */
+  public static List<Type> householderProduct(RuleContext ctx) {
+    RuleOperands.arity(ctx, 2);
+    List<ArrayType> ops = matrices(ctx, 2, 1);
+    ArrayType a = ops.get(0);
+    long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    ArrayType t = ops.get(1);
+    long k = RuleDims.size(t.shape(), t.rank() - 1, ctx.primitive(), 1);
+    if (m < n) throw new TypeRuleException(ctx.primitive() + " needs at least as many rows as columns, got " + a.text(), 0);
+    if (k > n) throw new TypeRuleException(ctx.primitive() + ": " + k + " τs for " + n + " columns, got " + t.text(), 1);
+    if (!sameDims(a.shape().dims().subList(0, a.rank() - 2), t.shape().dims().subList(0, t.rank() - 1)))
+      throw new TypeRuleException(ctx.primitive() + " operands must have the same batch dimensions, got " + a.text() + " and " + t.text(), 1);
+    return List.of(RuleOperands.strong(a.dtype(), a.shape()));
+  }
+
+  /**
+   * {@code hessenberg a}: for a square {@code a:T[…,n,n]}, LAPACK's packed Hessenberg form
+   * {@code T[…,n,n]} and the τs {@code T[…,n−1]}.
+   */
+  public static List<Type> hessenberg(RuleContext ctx) {
+    RuleOperands.arity(ctx, 1);
+    ArrayType a = matrices(ctx, 2).get(0);
+    square(ctx, a);
+    long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
+    return List.of(RuleOperands.strong(a.dtype(), a.shape()), result(a, a.dtype(), Dim.of(Math.max(0, n - 1))));
+  }
+
+  /**
    * {@code qr[full_matrices pivoting] a}: {@code q:T[…,m,k] r:T[…,k,n]} with k = m when
    * full_matrices else min(m,n), then {@code p:i32[…,n]} when pivoting.
    */
