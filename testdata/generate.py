@@ -1587,6 +1587,44 @@ for _dt in (f32, f64, c64, c128):
          functools.partial(lambda r, dt: (_g(r, (2, 7, 4), dt), _g(r, (3, 6), dt), _g(r, (7, 5), dt), _g(r, (3,), dt)), dt=_dt),
          f"geqrf (LAPACK's packed QR and τs) of a tall batch and a wide matrix; householder_product of 3 reflectors "
          f"into 5 columns ({_dn})", _tol, x64=_dt in (f64, c128))
+def _eig_invariants(a):
+    # The eigenvalues' order and the vectors' phases are LAPACK's own (JAX does not specify them;
+    # jaxc's follow its Schur form): compare them sorted, and the vectors' magnitudes.
+    w, vl, vr = lax.linalg.eig(a, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
+    order = jnp.lexsort((w.imag, w.real))
+    return w[order], jnp.abs(vl)[:, order], jnp.abs(vr)[:, order]
+
+
+def _schur_invariants(a):
+    # Z·T·Zᴴ (A again), the zeros below the (quasi-)triangle, the sorted diagonal, ‖T‖.
+    t, z = jax.scipy.linalg.schur(a)
+    n = a.shape[0]
+    below = jnp.tril(t, -1 if jnp.iscomplexobj(a) else -2)
+    d = jnp.diagonal(t)
+    d = d[jnp.lexsort((d.imag, d.real))] if jnp.iscomplexobj(a) else jnp.sort(d)
+    return z @ t @ jnp.conj(z).T, below, d, jnp.linalg.norm(t)
+
+
+for _dt in (f32, f64, c64, c128):
+    _dn, _tol = DT_NAME[_dt], ((2e-4, 2e-4) if _dt in (f32, c64) else (1e-10, 1e-10))
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt in (c64, c128) else 0)).astype(dt))
+    case(f"linalg_eig_{_dn}", lambda a, b, c: (*_eig_invariants(a), *jax.vmap(_eig_invariants)(b),
+                                              (lambda w: w[jnp.lexsort((w.imag, w.real))])(jnp.linalg.eigvals(b[0])),
+                                              *lax.linalg.eig(c)),
+         functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 5, 5), dt), _g(r, (1, 1), dt)), dt=_dt),
+         f"eig with left and right eigenvectors (sorted eigenvalues, vector magnitudes), batched, eigvals, 1×1 "
+         f"({_dn})", _tol, x64=_dt in (f64, c128))
+    case(f"linalg_schur_{_dn}", lambda a, b, c: (*_schur_invariants(a), *jax.vmap(_schur_invariants)(b),
+                                                *jax.scipy.linalg.schur(c)),
+         functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 4, 4), dt), _g(r, (1, 1), dt)), dt=_dt),
+         f"jax.scipy.linalg.schur ({'triangular' if _dt in (c64, c128) else 'quasi-triangular, 2×2 blocks as dlanv2'}): "
+         f"Z·T·Zᴴ, zeros below, sorted diagonal, ‖T‖; batched; 1×1 ({_dn})", _tol, x64=_dt in (f64, c128))
+case("linalg_eig_special", lambda a, b, c: (*_eig_invariants(a), *_eig_invariants(b), _eig_invariants(c)[0]),
+     lambda r: (np.array([[0., -1, 0, 0], [1, 0, 0, 0], [0, 0, 3, 0], [0, 0, 0, 2]], np.float32),
+                np.triu(np.arange(1.0, 17.0, dtype=np.float32).reshape(4, 4)),
+                np.diag(np.ones(4, np.float32), -1)[:4, :4] + np.eye(4, dtype=np.float32) * 0.5),
+     "eig of a rotation block (exact ±i), a triangular matrix, and the eigenvalues of a Jordan block (its "
+     "eigenvectors, of a defective eigenvalue, are the algorithm's own)", (2e-4, 2e-4))
 case("linalg_lstsq_qr", lambda a, b: (lambda q, r: jax.scipy.linalg.solve_triangular(r, q.T @ b))(*jnp.linalg.qr(a)),
      lambda r: (N(r, (20, 4)), N(r, (20,))), "least squares by QR and a triangular solve", (1e-4, 1e-5))
 for _dt in (f32, f64):

@@ -373,7 +373,7 @@ def householder_product(a, taus):
     rows = jnp.arange(m)
 
     def apply(i, q):
-        j = k - 1 - i
+        j = k - (i + 1)  # not k − 1 − i: k − 1 would be a constant of its own in the trace
         v = jnp.where(rows > j, a[:, j], jnp.where(rows == j, 1, 0)).astype(a.dtype)
         return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=lax.Precision.HIGHEST)[None, :]
 
@@ -621,6 +621,17 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"hessenberg {tag}: the sizes are not free parameters of the trace")
         (OUT / f"hessenberg_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # eig (values only, or with both eigenvector sets) and schur (with its vectors) of [B, M, M].
+        import expansions_eig as ee
+        cplx_dt = tag in ("c64", "c128")
+        for form, fn in (("values", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=False, right=False)),
+                         ("vectors", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=True, right=True)),
+                         ("schur", partial(ee.schur_complex if cplx_dt else ee.schur_real, vectors=True))):
+            texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"eig/schur {form} {tag}: the sizes are not free parameters of the trace")
+            name = f"schur_{tag}" if form == "schur" else f"eig_{form}_{tag}"
+            (OUT / f"{name}.jaxpr").write_text(texts[0] + "\n")
         # eigh of [B, m, m], lower or upper.
         if True:
             for lower in (True, False):

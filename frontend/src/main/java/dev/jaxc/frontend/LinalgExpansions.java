@@ -254,7 +254,7 @@ final class LinalgExpansions {
     long n = a[r - 1];
     long batch = 1;
     for (int i = 0; i < r - 2; i++) batch *= a[i];
-    boolean full = e.params().getBool("full_matrices", false);
+    boolean full = e.params().getBool("full_matrices", true);
     boolean tall = m >= n;
     String name = "qr_" + (tall ? "tall" : "wide") + "_" + (full ? "full" : "reduced") + "_" + d.shortName();
     Jaxpr body = templates.instance(name, d == DType.F64 || d == DType.C128, laPairs(batch, tall ? m : n, tall ? n : m));
@@ -329,6 +329,74 @@ final class LinalgExpansions {
     return asResults(e, em, new ArrayList<>(ys));
   }
 
+  /**
+   * eig (geev): Hessenberg reduction, the QR algorithm (real: Francis double shifts and dlanv2's
+   * 2×2 blocks; complex: single shifts), eigenvectors by back substitution on the triangular
+   * factor, normalised as geev (unit norm, largest component real). A real matrix's eigenvalues
+   * keep geev's structure (real ones with a zero imaginary part and real vectors, conjugate pairs
+   * with the positive imaginary part first and conjugate vectors); their order is the Schur
+   * form's, which need not be LAPACK's (JAX does not specify it).
+   */
+  List<Atom> eig(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = linalgOperand(e, ins.get(0));
+    DType d = at.dtype();
+    DType c = x64(d) ? DType.C128 : DType.C64;
+    long[] a = at.shape().sizes();
+    long n = a[a.length - 1];
+    long batch = batch(a);
+    boolean left = e.params().getBool("compute_left_eigenvectors", false);
+    boolean right = e.params().getBool("compute_right_eigenvectors", true);
+    boolean vectors = left || right;
+    if (n == 1) {
+      // A 1×1 matrix is its own eigenvalue, with eigenvector 1 (the recording's reflector loops
+      // would gather from 0×0 matrices).
+      List<Atom> r = new ArrayList<>(List.of(em.convert(flat(ins.get(0), Shape.of(batch, 1), em), c)));
+      Atom one = em.broadcastInDim(em.convert(one(d), c), Shape.of(batch, 1, 1));
+      if (left) r.add(one);
+      if (right) r.add(one);
+      return asResults(e, em, r);
+    }
+    Jaxpr body = templates.instance("eig_" + (vectors ? "vectors" : "values") + "_" + d.shortName(), x64(d), laPairs(batch, n, 1));
+    List<Var> ys = new ArrayList<>();
+    ys.add(em.fresh(new ArrayType(c, Shape.of(batch, n))));
+    if (vectors) {
+      ys.add(em.fresh(new ArrayType(c, Shape.of(batch, n, n))));
+      ys.add(em.fresh(new ArrayType(c, Shape.of(batch, n, n))));
+    }
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eig"), "jaxpr", new ParamValue.JaxprValue(body)),
+        List.of(flat(ins.get(0), Shape.of(batch, n, n), em)));
+    List<Atom> r = new ArrayList<>(List.of(ys.get(0)));
+    if (left) r.add(ys.get(1));
+    if (right) r.add(ys.get(2));
+    return asResults(e, em, r);
+  }
+
+  /**
+   * schur (gees): the Schur form from the same QR algorithm as eig, real quasi-triangular (2×2
+   * blocks standardised as dlanv2) for a real matrix, triangular for a complex one, and the Schur
+   * vectors. The diagonal's order is the algorithm's; sorting (select_callable) is not supported.
+   */
+  List<Atom> schur(Eqn e, List<Atom> ins, Emitter em) {
+    ArrayType at = linalgOperand(e, ins.get(0));
+    if (e.params().getBool("sort_eig_vals", false) || !e.params().isNone("select_callable"))
+      throw new JaxcException("schur with sorted eigenvalues (sort_eig_vals, select_callable) is not supported", e.primSpan());
+    DType d = at.dtype();
+    long[] a = at.shape().sizes();
+    long n = a[a.length - 1];
+    long batch = batch(a);
+    boolean vectors = e.params().getBool("compute_schur_vectors", true);
+    if (n == 1) {
+      List<Atom> r = new ArrayList<>(List.of(ins.get(0)));
+      if (vectors) r.add(em.broadcastInDim(em.convert(one(d), d), at.shape()));
+      return r;
+    }
+    Jaxpr body = templates.instance("schur_" + d.shortName(), x64(d), laPairs(batch, n, 1));
+    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, n, n))), em.fresh(new ArrayType(d, Shape.of(batch, n, n))));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("schur"), "jaxpr", new ParamValue.JaxprValue(body)),
+        List.of(flat(ins.get(0), Shape.of(batch, n, n), em)));
+    return asResults(e, em, vectors ? new ArrayList<>(ys) : new ArrayList<>(List.of(ys.get(0))));
+  }
+
   /** Operand {@code x} of a LAPACK-style primitive: f32, f64, c64 or c128, of a static shape. */
   private static ArrayType linalgOperand(Eqn e, Atom x) {
     ArrayType at = (ArrayType) x.type();
@@ -352,6 +420,11 @@ final class LinalgExpansions {
 
   private static Atom flat(Atom x, Shape s, Emitter em) {
     return ((ArrayType) x.type()).shape().equals(s) ? x : em.reshape(x, s);
+  }
+
+  private static dev.jaxc.ir.Literal one(DType d) {
+    return new dev.jaxc.ir.Literal(new dev.jaxc.ir.Scalar.Float(1.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
+        dev.jaxc.ir.diag.Span.NONE);
   }
 
   private static dev.jaxc.ir.Literal zero(DType d) {

@@ -48,7 +48,7 @@ public final class LowerFunExpansion extends EqnRewriter {
   public static final Set<String> PRIMITIVES = Set.of("igamma", "igammac", "igamma_grad_a", "random_gamma_grad",
       "regularized_incomplete_beta", "bessel_i0e", "bessel_i1e", "zeta", "polygamma", "random_gamma", "fft",
       "cholesky", "triangular_solve", "lu", "tridiagonal_solve", "lu_pivots_to_permutation", "qr", "eigh", "svd", "geqrf",
-      "householder_product", "hessenberg");
+      "householder_product", "hessenberg", "eig", "schur");
 
   /** The operand size the recorded jaxprs were traced at. */
   private static final String TRACED = "9973";
@@ -86,7 +86,7 @@ public final class LowerFunExpansion extends EqnRewriter {
         return;
       }
     }
-    if (Set.of("lu", "qr", "eigh", "svd", "geqrf", "householder_product", "hessenberg").contains(e.primitive())) {
+    if (Set.of("lu", "qr", "eigh", "svd", "geqrf", "householder_product", "hessenberg", "eig", "schur").contains(e.primitive())) {
       Emitter em = new Emitter(names, out, e);
       List<Atom> r = switch (e.primitive()) {
         case "lu" -> linalg.lu(e, ins, em);
@@ -95,6 +95,8 @@ public final class LowerFunExpansion extends EqnRewriter {
         case "svd" -> linalg.svd(e, ins, em);
         case "geqrf" -> linalg.geqrf(e, ins, em);
         case "householder_product" -> linalg.householderProduct(e, ins, em);
+        case "eig" -> linalg.eig(e, ins, em);
+        case "schur" -> linalg.schur(e, ins, em);
         default -> linalg.hessenberg(e, ins, em);
       };
       for (int i = 0; i < r.size(); i++) scope.put(e.outs().get(i), r.get(i));

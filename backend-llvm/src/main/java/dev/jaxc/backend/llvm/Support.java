@@ -31,7 +31,7 @@ public final class Support {
   private static final Status SOLVE_INLINED = pending("its solve jaxpr applied to the solve consts and b, inlined by ir/pass/canon (what JAX's own implementation runs)");
   private static final Status RANDOM_PASS = pending("random: rewritten to u32 arrays and threefry2x32 by ir/pass/random");
   private static final Status FFT_OWN = pending("every fft_type, 1-3 axes, any length up to 2^26: real matrix products on the GEMM kernel (frontend/FftGemm: the DFT matrix for lengths up to 64, Bailey four steps recursively with radices up to 64, a dense product for a factor without a divisor up to 64 up to 1024, Bluestein convolution above)");
-  private static final Status LINALG_OWN = pending("linear algebra, f32, f64, c64, c128: jaxc's own algorithm (column/row sweeps, Householder, Jacobi), written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion)");
+  private static final Status LINALG_OWN = pending("linear algebra, f32, f64, c64, c128: jaxc's own algorithm (column/row sweeps, Householder, Jacobi, the QR algorithm), written in JAX and expanded like a lower_fun special function (frontend/LowerFunExpansion)");
   private static final Status LOWER_FUN = pending("expanded into the equations XLA compiles (frontend/LowerFunExpansion: JAX's lower_fun trace; for bessel_i1e, zeta and polygamma XLA's decompositions written in JAX, which gives XLA's results bit for bit)");
   private static final Status RNG_BITS = pending("XLA's expansion: Philox-4x32-10 (RNG_DEFAULT, RNG_PHILOX) or ThreeFry-2x32 on u32/u64 words, XLA's state update (ir/pass/random/RngBitGeneratorExpansion)");
   private static final Status APPROX = pending("top_k along the reduction dimension (of the negated operand for a min), what XLA's ApproxTopK fallback computes off TPU (ir/pass/ApproxTopK)");
@@ -71,7 +71,7 @@ public final class Support {
           RANDOM_WRAP, FROM_EDTYPE, TO_EDTYPE -> RANDOM_PASS;
       case THREEFRY2X32 -> lowered("kernel: threefry2x32 (kernel/ThreefryKernel)");
       case RNG_UNIFORM -> lowered("kernel: XLA:CPU's Philox rng, its state a per-equation counter in the module (kernel/RngUniformKernel); keys by ir/pass/random/RngUniformKeys");
-      case CHOLESKY, EIGH, GEQRF, HESSENBERG, HOUSEHOLDER_PRODUCT, LU, QR, SVD, TRIANGULAR_SOLVE -> LINALG_OWN;
+      case CHOLESKY, EIG, EIGH, GEQRF, HESSENBERG, HOUSEHOLDER_PRODUCT, LU, QR, SCHUR, SVD, TRIANGULAR_SOLVE -> LINALG_OWN;
       case TRIDIAGONAL_SOLVE, LU_PIVOTS_TO_PERMUTATION -> LOWER_FUN;
       case FFT -> FFT_OWN;
       case BESSEL_I0E, BESSEL_I1E, IGAMMA, IGAMMA_GRAD_A, IGAMMAC, POLYGAMMA, REGULARIZED_INCOMPLETE_BETA,

@@ -18,8 +18,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * the predicate buffer, and the body reads the current buffers and writes the other ones (result
  * or spare), which then become current. If the loop ends with the carries in the spares, they are
  * copied back. A carry the body updates in place ({@link
- * dev.jaxc.backend.llvm.plan.Plan#overwrites}; not under a batched predicate, which needs the
- * old value) stays in its result buffer and is never copied.
+ * dev.jaxc.backend.llvm.plan.Plan#overwrites}; not under a batched predicate of several
+ * elements, which needs the old value) stays in its result buffer and is never copied.
  *
  * <p>vmap's batched predicate ({@code bool[B...]}, JAX's {@code _while_lowering}): the loop runs
  * while any element is true, and after each body, carry elements whose predicate was false take
@@ -54,9 +54,11 @@ final class ControlFlowWhile {
     ir.incoming(inResults, ir.bool(true), entry);
     List<LLVMValueRef> cur = bodies.choose(inResults, results, spares);
     List<LLVMValueRef> next = bodies.choose(inResults, spares, results);
+    // A batched predicate of one element ends the loop when it is false: no carry to restore.
+    boolean restores = w.batched() && predType.shape().elementCount() > 1;
     boolean[] inPlace = new boolean[results.size()];
     for (int k = 0; k < results.size(); k++) {
-      inPlace[k] = !w.batched() && w.body().overwrites(k) == bn + k;
+      inPlace[k] = !restores && w.body().overwrites(k) == bn + k;
       if (inPlace[k]) {
         cur.set(k, results.get(k));
         next.set(k, results.get(k));
@@ -70,7 +72,7 @@ final class ControlFlowWhile {
 
     ir.at(body);
     bodies.run(w.body(), ControlFlowBodies.concat(bodyConsts, cur), next);
-    if (w.batched()) {
+    if (restores) {
       for (int k = 0; k < results.size(); k++) bodies.keepWhereFalse(pred, predType, types.get(k), cur.get(k), next.get(k));
     }
     LLVMValueRef swapped = ir.not(inResults);

@@ -78,6 +78,38 @@ public final class LinalgRules {
   }
 
   /**
+   * {@code eig[compute_left_eigenvectors compute_right_eigenvectors] a}: for a square {@code
+   * a:T[…,n,n]}, the eigenvalues {@code C[…,n]} (C the complex type of T), then the left and the
+   * right eigenvectors {@code C[…,n,n]} that are asked for.
+   */
+  public static List<Type> eig(RuleContext ctx) {
+    RuleOperands.arity(ctx, 1);
+    ArrayType a = matrices(ctx, 2).get(0);
+    square(ctx, a);
+    if (!a.dtype().isComplex() && a.dtype() != DType.F32 && a.dtype() != DType.F64)
+      throw new TypeRuleException(ctx.primitive() + " takes f32, f64, c64 or c128, got " + a.text(), 0);
+    DType c = a.dtype() == DType.F64 || a.dtype() == DType.C128 ? DType.C128 : DType.C64;
+    Dim n = core(a, 2).get(0);
+    List<Type> out = new ArrayList<>();
+    out.add(result(a, c, n));
+    if (ctx.params().getBool("compute_left_eigenvectors", false)) out.add(result(a, c, n, n));
+    if (ctx.params().getBool("compute_right_eigenvectors", true)) out.add(result(a, c, n, n));
+    return out;
+  }
+
+  /**
+   * {@code schur[compute_schur_vectors sort_eig_vals select_callable] a}: for a square {@code
+   * a:T[…,n,n]}, the Schur form T, then (with compute_schur_vectors) the Schur vectors, same type.
+   */
+  public static List<Type> schur(RuleContext ctx) {
+    RuleOperands.arity(ctx, 1);
+    ArrayType a = matrices(ctx, 2).get(0);
+    square(ctx, a);
+    ArrayType t = RuleOperands.strong(a.dtype(), a.shape());
+    return ctx.params().getBool("compute_schur_vectors", true) ? List.of(t, t) : List.of(t);
+  }
+
+  /**
    * {@code geqrf a}: for {@code a:T[…,m,n]}, LAPACK's packed QR {@code T[…,m,n]} and the
    * reflectors' τs {@code T[…,min(m,n)]}.
    */
@@ -130,7 +162,7 @@ public final class LinalgRules {
     Params p = ctx.params();
     long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
     long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
-    long k = p.getBool("full_matrices", false) ? m : Math.min(m, n);
+    long k = p.getBool("full_matrices", true) ? m : Math.min(m, n);
     List<Type> out = new ArrayList<>();
     out.add(result(a, a.dtype(), Dim.of(m), Dim.of(k)));
     out.add(result(a, a.dtype(), Dim.of(k), Dim.of(n)));
@@ -149,7 +181,7 @@ public final class LinalgRules {
     Params p = ctx.params();
     long m = RuleDims.size(a.shape(), a.rank() - 2, ctx.primitive(), 0);
     long n = RuleDims.size(a.shape(), a.rank() - 1, ctx.primitive(), 0);
-    boolean full = p.getBool("full_matrices", false);
+    boolean full = p.getBool("full_matrices", true);
     long rank = Math.min(m, n);
     if (!p.isNone("subset_by_index")) {
       long[] subset = subset(p);
@@ -191,13 +223,15 @@ public final class LinalgRules {
   public static List<Type> tridiagonalSolve(RuleContext ctx) {
     RuleOperands.arity(ctx, 4);
     List<ArrayType> ops = matrices(ctx, 1, 1, 1, 2);
-    List<Dim> dl = core(ops.get(0), 1);
+    // As JAX's shape rule: the whole shapes, batch dims included.
+    List<Dim> dl = ops.get(0).shape().dims();
     for (int i = 1; i < 3; i++)
-      if (!sameDims(dl, core(ops.get(i), 1)))
+      if (!sameDims(dl, ops.get(i).shape().dims()))
         throw new TypeRuleException(
             "tridiagonal_solve requires that all diagonal arguments have the same shape", i);
+    List<Dim> bDims = ops.get(3).shape().dims();
     List<Dim> b = core(ops.get(3), 2);
-    if (!sameDims(dl, b.subList(0, 1)))
+    if (!sameDims(dl, bDims.subList(0, bDims.size() - 1)))
       throw new TypeRuleException(
           "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the"
               + " dimensions of the diagonal arguments",

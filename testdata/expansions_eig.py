@@ -1,0 +1,449 @@
+"""jaxc's eig and schur, written in JAX and recorded by generate_expansions.py like the other
+linear algebra templates: Hessenberg reduction (generate_expansions.hessenberg, gehd2's
+reflectors), then the QR algorithm on the Hessenberg matrix with the Schur vectors accumulated
+(complex: single shifts, as LAPACK's zlahqr; real: Francis double shifts with 2×2 blocks
+standardised as dlanv2 does, as dlahqr), eigenvectors by back substitution on the triangular
+factor (as ztrevc) normalised as geev does: unit 2-norm, largest component real. For a real
+matrix the real Schur form is turned complex (scipy's rsf2csf) for the eigenvectors, and the
+results keep geev's exact structure: real eigenvalues with a zero imaginary part and real
+vectors, conjugate pairs (positive imaginary part first) with conjugate vectors."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+HI = lax.Precision.HIGHEST
+
+
+def _cabs1(x):
+    return jnp.abs(jnp.real(x)) + jnp.abs(jnp.imag(x))
+
+
+def _accumulated_q(h_packed, taus):
+    """The Q of a packed Hessenberg reduction: the reflectors below the first subdiagonal."""
+    import generate_expansions as g
+    n = h_packed.shape[0]
+    if n <= 1:
+        return jnp.eye(n, dtype=h_packed.dtype)
+    sub = g.householder_product(h_packed[1:, :n - 1], taus)
+    q = jnp.zeros((n, n), h_packed.dtype).at[0, 0].set(1)
+    return q.at[1:, 1:].set(sub)
+
+
+def _hessenberg_with_q(a):
+    import generate_expansions as g
+    n = a.shape[0]
+    packed, taus = g.hessenberg(a)
+    rows = jnp.arange(n)
+    h = jnp.where(rows[:, None] <= rows[None, :] + 1, packed, 0)
+    return h, _accumulated_q(packed, taus)
+
+
+def complex_schur(h, z):
+    """T = Zᴴ A Z upper triangular from the upper Hessenberg h = Z₀ᴴ A Z₀ (z = Z₀): single-shift
+    QR sweeps of Givens rotations on the active block, Wilkinson shifts (an exceptional shift
+    every tenth sweep without deflation), deflation where |h[k, k−1]| ≤ eps·(|h[k−1, k−1]| +
+    |h[k, k]|) in zlahqr's 1-norm of re and im."""
+    n = h.shape[0]
+    real_dt = jnp.real(h).dtype
+    eps = jnp.finfo(real_dt).eps
+    ks = jnp.arange(n, dtype=jnp.int32)
+
+    def small_sub(h):
+        sub = jnp.concatenate([jnp.zeros(1, h.dtype), jnp.diagonal(h, -1)])  # sub[k] = h[k, k-1]
+        d = jnp.diagonal(h)
+        dprev = jnp.concatenate([jnp.zeros(1, h.dtype), d[:-1]])
+        return _cabs1(sub) <= eps * (_cabs1(dprev) + _cabs1(d))
+
+    def rotate(h, z, k, c, s):
+        # Rows k, k+1 by G = [[c, s], [−s̄, c]]; columns k, k+1 of h and z by Gᴴ.
+        rk, rk1 = h[k], h[k + 1]
+        h = h.at[k].set(c * rk + s * rk1).at[k + 1].set(-jnp.conj(s) * rk + c * rk1)
+        ck, ck1 = h[:, k], h[:, k + 1]
+        h = h.at[:, k].set(c * ck + jnp.conj(s) * ck1).at[:, k + 1].set(-s * ck + c * ck1)
+        zk, zk1 = z[:, k], z[:, k + 1]
+        z = z.at[:, k].set(c * zk + jnp.conj(s) * zk1).at[:, k + 1].set(-s * zk + c * zk1)
+        return h, z
+
+    def givens(x, y):
+        ax = jnp.abs(x)
+        norm = jnp.sqrt(ax * ax + jnp.abs(y) ** 2)
+        phase = jnp.where(ax > 0, x / jnp.where(ax > 0, ax, 1).astype(x.dtype), 1)
+        nz = norm > 0
+        c = jnp.where(nz, ax / jnp.where(nz, norm, 1), 1).astype(real_dt)
+        s = jnp.where(nz, phase * jnp.conj(y) / jnp.where(nz, norm, 1).astype(x.dtype), 0)
+        return c.astype(x.dtype), s.astype(x.dtype)
+
+    def cond(state):
+        h, z, hi, its, total, size = state
+        # LAPACK's limit of 30·max(10, n) sweeps, from the carried size: a constant derived from
+        # n would not be a free parameter of the recorded trace.
+        return (hi > 0) & (total < 30 * jnp.maximum(size, 10))
+
+    def body(state):
+        h, z, hi, its, total, size = state
+        small = small_sub(h) & (ks >= 1) & (ks <= hi)
+        l = jnp.max(jnp.where(small, ks, 0))
+        # A negligible subdiagonal entry becomes zero.
+        lm = jnp.maximum(l - 1, 0)
+        h = h.at[l, lm].set(jnp.where(l > 0, 0, h[l, lm]))
+
+        def deflate(args):
+            h, z, hi, its, total = args
+            return h, z, hi - 1, jnp.int32(0), total
+
+        def sweep(args):
+            h, z, hi, its, total = args
+            a, b = h[hi - 1, hi - 1], h[hi - 1, hi]
+            c, d = h[hi, hi - 1], h[hi, hi]
+            half = (a - d) / 2
+            disc = jnp.sqrt(half * half + b * c)
+            mu1, mu2 = (a + d) / 2 + disc, (a + d) / 2 - disc
+            mu = jnp.where(jnp.abs(mu1 - d) <= jnp.abs(mu2 - d), mu1, mu2)
+            exceptional = (its % 10) == 9
+            mu = jnp.where(exceptional, d + 0.75 * _cabs1(c), mu)
+
+            def chase(k, hz):
+                h, z = hz
+                first = k == l
+                x = jnp.where(first, h[l, l] - mu, h[k, jnp.maximum(k - 1, 0)])
+                y = jnp.where(first, h[l + 1, l], h[k + 1, jnp.maximum(k - 1, 0)])
+                cc, ss = givens(x, y)
+                h, z = rotate(h, z, k, cc, ss)
+                # The bulge below the subdiagonal is zero by construction (an element update, not
+                # a select over the matrix: the loop then updates its carry in place).
+                km = jnp.maximum(k - 1, 0)
+                h = h.at[k + 1, km].set(jnp.where(first, h[k + 1, km], 0))
+                return h, z
+
+            h, z = lax.fori_loop(l, hi, chase, (h, z))
+            return h, z, hi, its + 1, total + 1
+
+        return lax.cond(l == hi, deflate, sweep, (h, z, hi, its, total)) + (size,)
+
+    h, z, _, _, _, _ = lax.while_loop(cond, body, (h, z, jnp.int32(n - 1), jnp.int32(0), jnp.int32(0), jnp.int32(n)))
+    return jnp.triu(h), z
+
+
+def _triangular_eigenvectors(t, w):
+    """X upper triangular with X[k, k] = 1 and (T − w_k I) X[:, k] = 0 (ztrevc's back
+    substitution, all columns at once, row by row from the bottom; a near-zero pivot replaced by
+    smin as ztrevc does)."""
+    n = t.shape[0]
+    real_dt = jnp.real(t).dtype
+    eps = jnp.finfo(real_dt).eps
+    ks = jnp.arange(n, dtype=jnp.int32)
+    smin = jnp.maximum(eps * jnp.max(_cabs1(t)), jnp.finfo(real_dt).tiny)
+    x0 = jnp.eye(n, dtype=t.dtype)
+
+    def row(j, x):
+        i = n - 1 - j
+        # x[i, k] for k > i: −(T[i, i+1:] · X[i+1:, k]) / (T[i, i] − w_k).
+        ti = jnp.where(ks > i, t[i], 0)
+        num = -jnp.dot(ti, x, precision=HI)
+        den = t[i, i] - w
+        den = jnp.where(_cabs1(den) < smin, smin.astype(t.dtype), den)
+        return x.at[i].set(jnp.where(ks > i, num / den, x[i]))
+
+    return lax.fori_loop(0, n, row, x0)
+
+
+def _normalise(v):
+    """geev's normalisation of each column: unit 2-norm, then the component of largest modulus
+    made real (and positive)."""
+    norm = jnp.sqrt(jnp.sum(jnp.real(v * jnp.conj(v)), axis=0))
+    v = v / jnp.where(norm > 0, norm, 1).astype(v.dtype)[None, :]
+    mag = jnp.real(v * jnp.conj(v))
+    k = jnp.argmax(mag, axis=0)
+    big = jnp.take_along_axis(v, k[None, :], axis=0)[0]
+    ab = jnp.abs(big)
+    phase = jnp.where(ab > 0, jnp.conj(big) / jnp.where(ab > 0, ab, 1).astype(v.dtype), 1)
+    v = v * phase[None, :]
+    rows = jnp.arange(v.shape[0])
+    return jnp.where(rows[:, None] == k[None, :], jnp.real(v).astype(v.dtype), v)
+
+
+def eig_complex(a, left, right):
+    """eig of a complex matrix: w (the diagonal of the Schur form, in its order), then the left
+    eigenvectors (uᴴA = w·uᴴ) and the right ones (Av = w·v) that are asked for."""
+    h, q = _hessenberg_with_q(a)
+    t, z = complex_schur(h, q)
+    w = jnp.diagonal(t)
+    out = [w]
+    if left:
+        # Left eigenvectors of T are the right ones of Tᴴ (lower triangular): reversed, it is upper.
+        tr = jnp.conj(t.T)[::-1, ::-1]
+        y = _triangular_eigenvectors(tr, jnp.conj(w)[::-1])[::-1, ::-1]
+        out.append(_normalise(jnp.dot(z, y, precision=HI)))
+    if right:
+        x = _triangular_eigenvectors(t, w)
+        out.append(_normalise(jnp.dot(z, x, precision=HI)))
+    return tuple(out)
+
+
+def schur_complex(a, vectors):
+    h, q = _hessenberg_with_q(a)
+    t, z = complex_schur(h, q)
+    return (t, z) if vectors else (t,)
+
+
+def _sign(a, b):
+    """Fortran's SIGN(a, b): |a| with b's sign (+ for b = 0)."""
+    return jnp.where(b >= 0, jnp.abs(a), -jnp.abs(a))
+
+
+def _lanv2(a, b, c, d):
+    """LAPACK's dlanv2: the Schur factorisation of a real 2×2 block, [a b; c d] = [cs −sn; sn cs]
+    [aa bb; cc dd] [cs sn; −sn cs], with cc = 0 (real eigenvalues) or aa = dd and bb·cc < 0 (a
+    complex pair). Returns (aa, bb, cc, dd, cs, sn)."""
+    dt = a.dtype
+    eps = jnp.finfo(dt).eps
+    one, zero = jnp.ones((), dt), jnp.zeros((), dt)
+
+    def general(a, b, c, d):
+        temp = a - d
+        p = 0.5 * temp
+        bcmax = jnp.maximum(jnp.abs(b), jnp.abs(c))
+        bcmis = jnp.minimum(jnp.abs(b), jnp.abs(c)) * _sign(one, b) * _sign(one, c)
+        scale = jnp.maximum(jnp.abs(p), bcmax)
+        scale_s = jnp.where(scale > 0, scale, 1)
+        zz = (p / scale_s) * p + (bcmax / scale_s) * bcmis
+        realev = zz >= 4 * eps
+        # Real eigenvalues.
+        z1 = p + _sign(jnp.sqrt(scale) * jnp.sqrt(jnp.maximum(zz, 0)), p)
+        z1s = jnp.where(z1 != 0, z1, 1)
+        ra = d + z1
+        rd = d - (bcmax / z1s) * bcmis
+        tau1 = jnp.hypot(c, z1)
+        tau1s = jnp.where(tau1 != 0, tau1, 1)
+        rcs, rsn = z1 / tau1s, c / tau1s
+        rb, rc = b - c, zero
+        # Complex or nearly equal real eigenvalues: equal diagonal.
+        sigma = b + c
+        tau2 = jnp.hypot(sigma, temp)
+        tau2s = jnp.where(tau2 != 0, tau2, 1)
+        cs = jnp.sqrt(0.5 * (1 + jnp.abs(sigma) / tau2s))
+        sn = -(p / (tau2s * cs)) * _sign(one, sigma)
+        aa, bb = a * cs + b * sn, -a * sn + b * cs
+        cc, dd = c * cs + d * sn, -c * sn + d * cs
+        ca, cb = aa * cs + cc * sn, bb * cs + dd * sn
+        cc2, cd = -aa * sn + cc * cs, -bb * sn + dd * cs
+        mid = 0.5 * (ca + cd)
+        # cc2 ≠ 0 and bb ≠ 0 of one sign: real after all, made upper triangular.
+        same = (cc2 != 0) & (cb != 0) & (jnp.sign(cb) == jnp.sign(cc2))
+        sab, sac = jnp.sqrt(jnp.abs(cb)), jnp.sqrt(jnp.abs(cc2))
+        pp = _sign(sab * sac, cc2)
+        tau3 = 1 / jnp.sqrt(jnp.where(same, jnp.abs(cb + cc2), 1))
+        s_a, s_d, s_b = mid + pp, mid - pp, cb - cc2
+        cs1, sn1 = sab * tau3, sac * tau3
+        s_cs, s_sn = cs * cs1 - sn * sn1, cs * sn1 + sn * cs1
+        # cc2 ≠ 0 and bb = 0: swap.
+        swap = (cc2 != 0) & (cb == 0)
+        w_a = jnp.where(same, s_a, mid)
+        w_d = jnp.where(same, s_d, mid)
+        w_b = jnp.where(same, s_b, jnp.where(swap, -cc2, cb))
+        w_c = jnp.where(same | swap, zero, cc2)
+        w_cs = jnp.where(same, s_cs, jnp.where(swap, -sn, cs))
+        w_sn = jnp.where(same, s_sn, jnp.where(swap, cs, sn))
+        pick = lambda r, w: jnp.where(realev, r, w)
+        return pick(ra, w_a), pick(rb, w_b), pick(rc, w_c), pick(rd, w_d), pick(rcs, w_cs), pick(rsn, w_sn)
+
+    ga, gb, gc, gd, gcs, gsn = general(a, b, c, d)
+    c0 = c == 0
+    b0 = (~c0) & (b == 0)
+    std = (~c0) & (~b0) & ((a - d) == 0) & (jnp.sign(b) != jnp.sign(c))
+    sel = lambda x0, xb, xs, xg: jnp.where(c0, x0, jnp.where(b0, xb, jnp.where(std, xs, xg)))
+    return (sel(a, d, a, ga), sel(b, -c, b, gb), sel(c, zero, c, gc), sel(d, a, d, gd),
+            sel(one, zero, one, gcs), sel(zero, one, zero, gsn))
+
+
+def real_schur(h, z):
+    """The real Schur form T = Zᵀ A Z (quasi-triangular, 2×2 blocks standardised by dlanv2) from
+    the upper Hessenberg h = Z₀ᵀ A Z₀ (z = Z₀): Francis double-shift sweeps of 3×3 Householder
+    reflectors on the active block, as dlahqr (exceptional shifts after 10 and 20 sweeps without
+    deflation); a converged 1×1 or 2×2 block deflates."""
+    n = h.shape[0]
+    dt = h.dtype
+    eps = jnp.finfo(dt).eps
+    ks = jnp.arange(n, dtype=jnp.int32)
+
+    def small_sub(h):
+        sub = jnp.concatenate([jnp.zeros(1, dt), jnp.diagonal(h, -1)])
+        d = jnp.abs(jnp.diagonal(h))
+        dprev = jnp.concatenate([jnp.zeros(1, dt), d[:-1]])
+        return jnp.abs(sub) <= eps * (dprev + d)
+
+    def reflect(h, z, k, x, size):
+        """The Householder reflector P = I − 2vvᵀ/vᵀv with P·x = (β, 0, …) applied to rows and
+        columns k … k+size−1 of h and to those columns of z."""
+        norm = jnp.sqrt(jnp.sum(x * x))
+        beta = -_sign(norm, x[0])
+        v = x.at[0].add(-beta)
+        vv = jnp.sum(v * v)
+        f = jnp.where(vv > 0, 2 / jnp.where(vv > 0, vv, 1), 0)
+        # Gathers and scatters of `size` rows and columns, not dynamic slices: those would not
+        # type-check for a matrix smaller than the reflector, which never runs one.
+        idx = k + jnp.arange(size, dtype=jnp.int32)
+        rows = h.at[idx].get(mode="clip")
+        rows = rows - f * v[:, None] * jnp.dot(v, rows, precision=HI)[None, :]
+        h = h.at[idx].set(rows, mode="drop")
+        cols = h.at[:, idx].get(mode="clip")
+        cols = cols - f * jnp.dot(cols, v, precision=HI)[:, None] * v[None, :]
+        h = h.at[:, idx].set(cols, mode="drop")
+        zc = z.at[:, idx].get(mode="clip")
+        zc = zc - f * jnp.dot(zc, v, precision=HI)[:, None] * v[None, :]
+        return h, z.at[:, idx].set(zc, mode="drop")
+
+    def cond(state):
+        h, z, hi, its, total, size = state
+        # LAPACK's limit of 30·max(10, n) sweeps, from the carried size: a constant derived from
+        # n would not be a free parameter of the recorded trace.
+        return (hi > 0) & (total < 30 * jnp.maximum(size, 10))
+
+    def body(state):
+        h, z, hi, its, total, size = state
+        small = small_sub(h) & (ks >= 1) & (ks <= hi)
+        l = jnp.max(jnp.where(small, ks, 0))
+        lm = jnp.maximum(l - 1, 0)
+        h = h.at[l, lm].set(jnp.where(l > 0, 0, h[l, lm]))
+
+        def one(args):
+            h, z, hi, its, total = args
+            return h, z, hi - 1, jnp.int32(0), total
+
+        def two(args):
+            h, z, hi, its, total = args
+            i = hi
+            aa, bb, cc, dd, cs, sn = _lanv2(h[i - 1, i - 1], h[i - 1, i], h[i, i - 1], h[i, i])
+            r1, r2 = h[i - 1], h[i]
+            h = h.at[i - 1].set(cs * r1 + sn * r2).at[i].set(cs * r2 - sn * r1)
+            c1, c2 = h[:, i - 1], h[:, i]
+            h = h.at[:, i - 1].set(cs * c1 + sn * c2).at[:, i].set(cs * c2 - sn * c1)
+            h = h.at[i - 1, i - 1].set(aa).at[i - 1, i].set(bb).at[i, i - 1].set(cc).at[i, i].set(dd)
+            z1, z2 = z[:, i - 1], z[:, i]
+            z = z.at[:, i - 1].set(cs * z1 + sn * z2).at[:, i].set(cs * z2 - sn * z1)
+            return h, z, hi - 2, jnp.int32(0), total
+
+        def sweep(args):
+            h, z, hi, its, total = args
+            h11, h12 = h[hi - 1, hi - 1], h[hi - 1, hi]
+            h21, h22 = h[hi, hi - 1], h[hi, hi]
+            exceptional = (its == 10) | (its == 20)
+            ex = jnp.abs(h[hi, hi - 1]) + jnp.abs(h[hi - 1, jnp.maximum(hi - 2, 0)])
+            e11 = 0.75 * ex + h[hi, hi]
+            s = jnp.where(exceptional, 2 * e11, h11 + h22)
+            t = jnp.where(exceptional, e11 * e11 + 0.4375 * ex * ex, h11 * h22 - h12 * h21)
+            x = h[l, l] * h[l, l] + h[l, l + 1] * h[l + 1, l] - s * h[l, l] + t
+            y = h[l + 1, l] * (h[l, l] + h[l + 1, l + 1] - s)
+            w = h[l + 1, l] * h[l + 2, l + 1]
+
+            def chase(k, hz):
+                h, z = hz
+                first = k == l
+                km = jnp.maximum(k - 1, 0)
+                vec = jnp.where(first, jnp.stack([x, y, w]), jnp.stack([h[k, km], h[k + 1, km], h[k + 2, km]]))
+                h, z = reflect(h, z, k, vec, 3)
+                # The bulge below the subdiagonal is zero by construction.
+                h = h.at[k + 1, km].set(jnp.where(first, h[k + 1, km], 0))
+                h = h.at[k + 2, km].set(jnp.where(first, h[k + 2, km], 0))
+                return h, z
+
+            h, z = lax.fori_loop(l, hi - 1, chase, (h, z))
+            k = hi - 1
+            h, z = reflect(h, z, k, jnp.stack([h[k, k - 1], h[k + 1, k - 1]]), 2)
+            h = h.at[k + 1, k - 1].set(0)
+            return h, z, hi, its + 1, total + 1
+
+        branch = jnp.where(l == hi, 0, jnp.where(l == hi - 1, 1, 2))
+        return lax.switch(branch, (one, two, sweep), (h, z, hi, its, total)) + (size,)
+
+    h, z, _, _, _, _ = lax.while_loop(cond, body, (h, z, jnp.int32(n - 1), jnp.int32(0), jnp.int32(0), jnp.int32(n)))
+    # Below the quasi-triangle: zeros (the subdiagonal holds only the 2×2 blocks' entries).
+    rows = ks[:, None]
+    cols = ks[None, :]
+    return jnp.where(rows <= cols + 1, h, 0), z
+
+
+def _real_eigenvalues(t):
+    """The eigenvalues of a real Schur form in its order: a 1×1 block's entry; for a 2×2 block
+    [a b; c a] (b·c < 0), a ± i·√|b|·√|c|, the positive imaginary part first (as dhseqr)."""
+    n = t.shape[0]
+    d = jnp.diagonal(t)
+    sub = jnp.concatenate([jnp.diagonal(t, -1), jnp.zeros(1, t.dtype)])   # sub[k] = t[k+1, k]
+    sup = jnp.concatenate([jnp.diagonal(t, 1), jnp.zeros(1, t.dtype)])    # sup[k] = t[k, k+1]
+    prev_sub = jnp.concatenate([jnp.zeros(1, t.dtype), sub[:-1]])          # t[k, k-1]
+    prev_sup = jnp.concatenate([jnp.zeros(1, t.dtype), sup[:-1]])          # t[k-1, k]
+    first = sub != 0
+    second = prev_sub != 0
+    im = jnp.where(first, jnp.sqrt(jnp.abs(sup)) * jnp.sqrt(jnp.abs(sub)),
+                   jnp.where(second, -jnp.sqrt(jnp.abs(prev_sup)) * jnp.sqrt(jnp.abs(prev_sub)), 0))
+    return lax.complex(d, im), first, second
+
+
+def _rsf2csf(t, z, w, first):
+    """scipy's rsf2csf: each 2×2 block of the real Schur form turned upper triangular by a complex
+    rotation (T and Z complex), its diagonal then w's pair."""
+    n = t.shape[0]
+    ct = t.astype(w.dtype)
+    cz = z.astype(w.dtype)
+    ks = jnp.arange(n, dtype=jnp.int32)
+
+    def block(j, tz):
+        t, z = tz
+        m = n - 1 - j
+        on = first[jnp.maximum(m - 1, 0)] & (m >= 1)
+        mm = jnp.maximum(m, 1)
+        mu = w[mm - 1] - t[mm, mm]
+        t21 = t[mm, mm - 1]
+        r = jnp.sqrt(jnp.abs(mu) ** 2 + jnp.abs(t21) ** 2)
+        rs = jnp.where(r > 0, r, 1).astype(t.dtype)
+        c = jnp.where(on, mu / rs, 1)
+        s = jnp.where(on, t21 / rs, 0)
+        r1, r2 = t[mm - 1], t[mm]
+        t = t.at[mm - 1].set(jnp.conj(c) * r1 + s * r2).at[mm].set(-s * r1 + c * r2)
+        c1, c2 = t[:, mm - 1], t[:, mm]
+        t = t.at[:, mm - 1].set(c * c1 + jnp.conj(s) * c2).at[:, mm].set(-s * c1 + jnp.conj(c) * c2)
+        z1, z2 = z[:, mm - 1], z[:, mm]
+        z = z.at[:, mm - 1].set(c * z1 + jnp.conj(s) * z2).at[:, mm].set(-s * z1 + jnp.conj(c) * z2)
+        t = t.at[mm, mm - 1].set(jnp.where(on, 0, t[mm, mm - 1]))
+        return t, z
+
+    ct, cz = lax.fori_loop(0, n, block, (ct, cz))
+    rows = ks[:, None]
+    cols = ks[None, :]
+    ct = jnp.where(rows == cols, w[None, :], jnp.where(rows < cols, ct, 0))
+    return ct, cz
+
+
+def eig_real(a, left, right):
+    """eig of a real matrix through its real Schur form, with geev's exact structure."""
+    h, q = _hessenberg_with_q(a)
+    t, z = real_schur(h, q)
+    w, first, second = _real_eigenvalues(t)
+    out = [w]
+    if left or right:
+        ct, cz = _rsf2csf(t, z, w, first)
+        realw = jnp.imag(w) == 0
+        n = a.shape[0]
+        ks = jnp.arange(n, dtype=jnp.int32)
+
+        def structure(v):
+            # Real eigenvalue: a real vector; the second of a pair: the first one's conjugate.
+            v = jnp.where(realw[None, :], jnp.real(v).astype(v.dtype), v)
+            shifted = jnp.roll(v, 1, axis=1)
+            return jnp.where(second[None, :], jnp.conj(shifted), v)
+
+        if left:
+            tr = jnp.conj(ct.T)[::-1, ::-1]
+            y = _triangular_eigenvectors(tr, jnp.conj(w)[::-1])[::-1, ::-1]
+            out.append(structure(_normalise(jnp.dot(cz, y, precision=HI))))
+        if right:
+            x = _triangular_eigenvectors(ct, w)
+            out.append(structure(_normalise(jnp.dot(cz, x, precision=HI))))
+    return tuple(out)
+
+
+def schur_real(a, vectors):
+    h, q = _hessenberg_with_q(a)
+    t, z = real_schur(h, q)
+    return (t, z) if vectors else (t,)
