@@ -1,4 +1,4 @@
-"""jaxc's eig and schur, written in JAX and recorded by generate_expansions.py like the other
+"""jaxc's eig, schur and eigh, written in JAX and recorded by generate_expansions.py like the other
 linear algebra templates: Hessenberg reduction (generate_expansions.hessenberg, gehd2's
 reflectors), then the QR algorithm on the Hessenberg matrix with the Schur vectors accumulated
 (complex: single shifts, as LAPACK's zlahqr; real: Francis double shifts with 2×2 blocks
@@ -6,7 +6,9 @@ standardised as dlanv2 does, as dlahqr), eigenvectors by back substitution on th
 factor (as ztrevc) normalised as geev does: unit 2-norm, largest component real. For a real
 matrix the real Schur form is turned complex (scipy's rsf2csf) for the eigenvectors, and the
 results keep geev's exact structure: real eigenvalues with a zero imaginary part and real
-vectors, conjugate pairs (positive imaginary part first) with conjugate vectors."""
+vectors, conjugate pairs (positive imaginary part first) with conjugate vectors. eigh reduces
+the Hermitian matrix to a real symmetric tridiagonal one the same way and runs EISPACK's implicit
+QL (tql2) on it."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -67,7 +69,7 @@ def complex_schur(h, z):
 
     def givens(x, y):
         ax = jnp.abs(x)
-        norm = jnp.sqrt(ax * ax + jnp.abs(y) ** 2)
+        norm = jnp.hypot(ax, jnp.abs(y))
         phase = jnp.where(ax > 0, x / jnp.where(ax > 0, ax, 1).astype(x.dtype), 1)
         nz = norm > 0
         c = jnp.where(nz, ax / jnp.where(nz, norm, 1), 1).astype(real_dt)
@@ -276,6 +278,9 @@ def real_schur(h, z):
     def reflect(h, z, k, x, size):
         """The Householder reflector P = I − 2vvᵀ/vᵀv with P·x = (β, 0, …) applied to rows and
         columns k … k+size−1 of h and to those columns of z."""
+        # P does not change when x is scaled: by its 1-norm, as dlahqr does, so no square overflows.
+        sx = jnp.sum(jnp.abs(x))
+        x = x / jnp.where(sx > 0, sx, 1)
         norm = jnp.sqrt(jnp.sum(x * x))
         beta = -_sign(norm, x[0])
         v = x.at[0].add(-beta)
@@ -447,3 +452,81 @@ def schur_real(a, vectors):
     h, q = _hessenberg_with_q(a)
     t, z = real_schur(h, q)
     return (t, z) if vectors else (t,)
+
+
+def eigh_tridiagonal(a, lower):
+    """eigh as LAPACK's heev: the Hermitian matrix in a's lower (or upper) triangle reduced to a
+    real symmetric tridiagonal T = Qᴴ A Q (gehd2's reflectors: the subdiagonal entries are the
+    reflectors' real β), then the implicit QL algorithm with Wilkinson shifts on T (EISPACK's
+    tql2, at most 30 sweeps per eigenvalue) with the rotations accumulated into Q; eigenvalues
+    ascending, eigenvectors the columns of Q·Z (signs or phases the algorithm's)."""
+    n = a.shape[0]
+    cplx = jnp.iscomplexobj(a)
+    real_dt = jnp.real(a).dtype
+    eps = jnp.finfo(real_dt).eps
+    idx = jnp.arange(n, dtype=jnp.int32)
+    tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
+    half = jnp.where(tri, a, 0)
+    a = half + jnp.where(idx[:, None] == idx[None, :], 0, jnp.conj(half.T) if cplx else half.T)
+    h, z = _hessenberg_with_q(a)
+    d = jnp.real(jnp.diagonal(h)).astype(real_dt)
+    # e[i] couples i and i + 1; e[n − 1] = 0.
+    e = jnp.concatenate([jnp.real(jnp.diagonal(h, -1)).astype(real_dt), jnp.zeros(1, real_dt)])
+
+    def find_m(d, e, l):
+        dn = jnp.concatenate([d[1:], jnp.zeros(1, real_dt)])
+        small = jnp.abs(e) <= eps * (jnp.abs(d) + jnp.abs(dn))
+        return jnp.min(jnp.where((idx >= l) & ((idx == n - 1) | small), idx, n - 1))
+
+    def eigenvalue(l, carry):
+        def cond(c):
+            d, e, z, its, size = c
+            return (find_m(d, e, l) != l) & (its < 30)
+
+        def sweep(c):
+            d, e, z, its, size = c
+            m = find_m(d, e, l)
+            g = (d[l + 1] - d[l]) / (2 * e[l])
+            r = jnp.hypot(g, jnp.ones((), real_dt))
+            g = d[m] - d[l] + e[l] / (g + _sign(r, g))
+
+            def rotation(j, c2):
+                d, e, z, s, cc, p, g, broken = c2
+                i = m - 1 - (j - l)
+                f = s * e[i]
+                b = cc * e[i]
+                r = jnp.hypot(f, g)
+                zero = (r == 0) & ~broken
+                e = e.at[i + 1].set(jnp.where(broken, e[i + 1], r))
+                # r = 0 (underflow): d[i+1] −= p, e[m] = 0, and the sweep stops (tql2's exit).
+                d = d.at[i + 1].set(jnp.where(zero, d[i + 1] - p, d[i + 1]))
+                e = e.at[m].set(jnp.where(zero, 0, e[m]))
+                go = ~broken & ~zero
+                rs = jnp.where(r != 0, r, 1)
+                s2, c3 = f / rs, g / rs
+                g2 = d[i + 1] - p
+                r2 = (d[i] - g2) * s2 + 2 * c3 * b
+                p2 = s2 * r2
+                d = d.at[i + 1].set(jnp.where(go, g2 + p2, d[i + 1]))
+                g3 = c3 * r2 - b
+                zi, zi1 = z[:, i], z[:, i + 1]
+                s2z, c3z = jnp.where(go, s2, 0).astype(z.dtype), jnp.where(go, c3, 1).astype(z.dtype)
+                z = z.at[:, i + 1].set(s2z * zi + c3z * zi1).at[:, i].set(c3z * zi - s2z * zi1)
+                return (d, e, z, jnp.where(go, s2, s), jnp.where(go, c3, cc), jnp.where(go, p2, p),
+                        jnp.where(go, g3, g), broken | zero)
+
+            one = jnp.ones((), real_dt)
+            zero = jnp.zeros((), real_dt)
+            d, e, z, s, cc, p, g, broken = lax.fori_loop(l, m, rotation, (d, e, z, one, one, zero, g, jnp.bool_(False)))
+            d = d.at[l].set(jnp.where(broken, d[l], d[l] - p))
+            e = e.at[l].set(jnp.where(broken, e[l], g))
+            e = e.at[m].set(jnp.where(broken, e[m], 0))
+            return d, e, z, its + 1, size
+
+        d, e, z = carry
+        d, e, z, _, _ = lax.while_loop(cond, sweep, (d, e, z, jnp.int32(0), jnp.int32(n)))
+        return d, e, z
+
+    d, e, z = lax.fori_loop(0, n, eigenvalue, (d, e, z))
+    order = jnp.argsort(d)
+    return z[:, order], d[order]

@@ -274,6 +274,24 @@ def lu(a):
     return x, piv, perm
 
 
+def _norm2(x, real_dt):
+    """‖x‖₂ scaled by max|x| (as LAPACK's dnrm2 avoids it): no overflow for entries near the
+    dtype's largest, no underflow to zero for tiny ones."""
+    import jax.numpy as jnp
+    sc = jnp.max(jnp.abs(x)).astype(real_dt)
+    scs = jnp.where(sc > 0, sc, 1)
+    xs = x / scs.astype(x.dtype)
+    return (scs * jnp.sqrt(jnp.sum(jnp.real(xs * jnp.conj(xs))))).astype(real_dt)
+
+
+def _lapy3(x, y, z):
+    """√(x² + y² + z²) without overflow or underflow (LAPACK's dlapy3)."""
+    import jax.numpy as jnp
+    w = jnp.maximum(jnp.maximum(jnp.abs(x), jnp.abs(y)), jnp.abs(z))
+    ws = jnp.where(w > 0, w, 1)
+    return w * jnp.sqrt((x / ws) ** 2 + (y / ws) ** 2 + (z / ws) ** 2)
+
+
 def qr(a, full_matrices):
     """Householder QR of a [m, n] as LAPACK's geqrf and orgqr/ungqr: at step j the reflector of
     dlarfg/zlarfg (beta = −sign(Re α)·‖(α, x)‖, τ = (β − α)/β, v = x/(α − β); τ = 0 when x = 0
@@ -293,10 +311,10 @@ def qr(a, full_matrices):
         col = x[:, j]
         alpha = col[j]
         below = jnp.where(rows > j, col, 0)
-        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        xnorm = _norm2(below, real_dt)
         ar = jnp.real(alpha)
         ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        norm = _lapy3(ar, ai, xnorm)
         beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
         trivial = (xnorm == 0) & (ai == 0)
         tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
@@ -342,10 +360,10 @@ def geqrf(a):
         col = x[:, j]
         alpha = col[j]
         below = jnp.where(rows > j, col, 0)
-        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        xnorm = _norm2(below, real_dt)
         ar = jnp.real(alpha)
         ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        norm = _lapy3(ar, ai, xnorm)
         beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
         trivial = (xnorm == 0) & (ai == 0)
         tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
@@ -399,10 +417,10 @@ def hessenberg(a):
         p = j + 1
         alpha = col[p]
         below = jnp.where(rows > p, col, 0)
-        xnorm = jnp.sqrt(jnp.sum(jnp.real(below * jnp.conj(below)))).astype(real_dt)
+        xnorm = _norm2(below, real_dt)
         ar = jnp.real(alpha)
         ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
+        norm = _lapy3(ar, ai, xnorm)
         beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
         trivial = (xnorm == 0) & (ai == 0)
         tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
@@ -419,71 +437,6 @@ def hessenberg(a):
         return x, taus.at[j].set(tau)
 
     return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
-
-
-def eigh(a, lower, sweeps=None):
-    """Eigenvalues (ascending) and eigenvectors of the real symmetric (or complex Hermitian) matrix
-    in a's lower (or upper) triangle by cyclic Jacobi rotations (Rutishauser's formulas), sweeps
-    until the off-diagonal part is below eps times the norm (at most 30). A complex pair (p, q)
-    first turns a[p, q] = r·e^(iφ) real (column q times e^(−iφ), row q times e^(iφ)), then rotates
-    as a real one. Eigenvector signs (phases) are the rotations', not LAPACK's (JAX leaves them
-    unspecified); the eigenvalues are real."""
-    import jax.numpy as jnp
-    from jax import lax
-    n = a.shape[-1]
-    cplx = jnp.iscomplexobj(a)
-    idx = jnp.arange(n)
-    tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
-    half = jnp.where(tri, a, 0)
-    # The other triangle mirrored (conjugated); LAPACK reads only the diagonal's real part.
-    a = half + jnp.where(idx[:, None] == idx[None, :], 0, jnp.conj(half.T) if cplx else half.T)
-    if cplx:
-        a = jnp.where(idx[:, None] == idx[None, :], a.real.astype(a.dtype), a)
-    eps = jnp.finfo(a.dtype).eps
-
-    def rotate(p, q, carry):
-        a, v = carry
-        app, aqq, apq = a[p, p].real, a[q, q].real, a[p, q]
-        r = jnp.abs(apq) if cplx else apq
-        nonzero = r != 0
-        theta = jnp.where(nonzero, (aqq - app) / (2 * jnp.where(nonzero, r, 1)), 0)
-        t = jnp.where(nonzero, jnp.sign(theta + (theta == 0)) / (jnp.abs(theta) + jnp.sqrt(theta * theta + 1)), 0)
-        c = 1 / jnp.sqrt(t * t + 1)
-        s = t * c
-        cp, cq = a[:, p], a[:, q]
-        if cplx:
-            phase = jnp.where(nonzero, apq / jnp.where(nonzero, r, 1), 1)  # e^(iφ)
-            cq = cq * jnp.conj(phase)
-        a = a.at[:, p].set(c * cp - s * cq).at[:, q].set(s * cp + c * cq)
-        rp, rq = a[p], a[q]
-        if cplx:
-            rq = rq * phase
-        a = a.at[p].set(c * rp - s * rq).at[q].set(s * rp + c * rq)
-        vp, vq = v[:, p], v[:, q]
-        if cplx:
-            vq = vq * jnp.conj(phase)
-        v = v.at[:, p].set(c * vp - s * vq).at[:, q].set(s * vp + c * vq)
-        return a, v
-
-    def sweep(carry):
-        a, v, k = carry
-
-        def row(p, c):
-            return lax.fori_loop(p + 1, n, lambda q, c2: rotate(p, q, c2), c)
-
-        a, v = lax.fori_loop(0, n - 1, row, (a, v))
-        return a, v, k + 1
-
-    def more(carry):
-        a, _, k = carry
-        sq = jnp.abs(a) ** 2 if cplx else a * a
-        off = jnp.sum(jnp.where(idx[:, None] != idx[None, :], sq, 0))
-        return (k < 30) & (off > (eps * eps) * jnp.sum(sq))
-
-    a, v, _ = lax.while_loop(more, sweep, (a, jnp.eye(n, dtype=a.dtype), jnp.int32(0)))
-    w = jnp.diagonal(a).real
-    order = jnp.argsort(w)
-    return v[:, order], w[order]
 
 
 def svd(a, compute_uv, full_matrices=False):
@@ -632,10 +585,10 @@ def write_linalg():
                 raise SystemExit(f"eig/schur {form} {tag}: the sizes are not free parameters of the trace")
             name = f"schur_{tag}" if form == "schur" else f"eig_{form}_{tag}"
             (OUT / f"{name}.jaxpr").write_text(texts[0] + "\n")
-        # eigh of [B, m, m], lower or upper.
+        # eigh of [B, m, m], lower or upper: tridiagonal reduction and implicit QL.
         if True:
             for lower in (True, False):
-                fn = partial(eigh, lower=lower)
+                fn = partial(ee.eigh_tridiagonal, lower=lower)
                 texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")

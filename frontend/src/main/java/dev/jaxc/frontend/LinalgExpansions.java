@@ -48,6 +48,7 @@ final class LinalgExpansions {
     if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
       throw new JaxcException(e.primitive() + " of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
     if (!at.shape().isStatic()) throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    sameBatch(e, ins, 2, 2);
     long[] a = at.shape().sizes();
     int r = a.length;
     long m = a[r - 1];
@@ -179,6 +180,7 @@ final class LinalgExpansions {
     ArrayType result = (ArrayType) e.outs().get(0).type();
     if (!first.shape().isStatic() || !result.shape().isStatic())
       throw new JaxcException(e.primitive() + " of a symbolic shape is not supported", e.primSpan());
+    if (tri) sameBatch(e, ins, 1, 1, 1, 2);
     if (tri && e.params().getBool("perturb_singular", false))
       throw new JaxcException("tridiagonal_solve: perturb_singular=True is not supported (as on JAX's CPU)", e.primSpan());
     long[] res = result.shape().sizes();
@@ -295,6 +297,7 @@ final class LinalgExpansions {
    */
   List<Atom> householderProduct(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = linalgOperand(e, ins.get(0));
+    sameBatch(e, ins, 2, 1);
     DType d = at.dtype();
     long[] a = at.shape().sizes();
     int r = a.length;
@@ -397,6 +400,23 @@ final class LinalgExpansions {
     return asResults(e, em, vectors ? new ArrayList<>(ys) : new ArrayList<>(List.of(ys.get(0))));
   }
 
+  /**
+   * The operands' batch dimensions (all but the last {@code coreRanks[i]}) must be equal. JAX's
+   * shape rule compares only their number, so it prints such equations, but its lowering rejects
+   * them ("Batching dimension … corresponds to two sizes"): a located error here too.
+   */
+  private static void sameBatch(Eqn e, List<Atom> ins, int... coreRanks) {
+    List<dev.jaxc.ir.Dim> first = null;
+    for (int i = 0; i < coreRanks.length && i < ins.size(); i++) {
+      ArrayType t = (ArrayType) ins.get(i).type();
+      List<dev.jaxc.ir.Dim> batch = t.shape().dims().subList(0, Math.max(0, t.rank() - coreRanks[i]));
+      if (first == null) first = batch;
+      else if (!batch.equals(first))
+        throw new JaxcException(e.primitive() + ": operand " + i + " has batch dimensions " + t.text() + " unlike operand 0's "
+            + ((ArrayType) ins.get(0).type()).text() + " (JAX cannot lower this either)", e.primSpan());
+    }
+  }
+
   /** Operand {@code x} of a LAPACK-style primitive: f32, f64, c64 or c128, of a static shape. */
   private static ArrayType linalgOperand(Eqn e, Atom x) {
     ArrayType at = (ArrayType) x.type();
@@ -433,10 +453,11 @@ final class LinalgExpansions {
   }
 
   /**
-   * eigh of real symmetric and complex Hermitian matrices: cyclic Jacobi rotations (jaxc's own
-   * algorithm, written in JAX), eigenvalues (real) ascending, the eigenvectors' signs or phases
-   * the rotations' (JAX leaves them unspecified; LAPACK's may differ); subset_by_index slices the
-   * results.
+   * eigh of real symmetric and complex Hermitian matrices as LAPACK's heev (jaxc's own algorithm,
+   * written in JAX): reduction to a real symmetric tridiagonal matrix, the implicit QL algorithm
+   * with the rotations accumulated; eigenvalues (real) ascending, the eigenvectors' signs or
+   * phases the algorithm's (JAX leaves them unspecified; LAPACK's may differ); subset_by_index
+   * slices the results.
    */
   List<Atom> eigh(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();
@@ -452,13 +473,22 @@ final class LinalgExpansions {
     long batch = 1;
     for (int i = 0; i < r - 2; i++) batch *= a[i];
     boolean lower = e.params().getBool("lower", true);
-    Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64, laPairs(batch, m, 1));
     Shape flat = Shape.of(batch, m, m);
     Atom x = at.shape().equals(flat) ? ins.get(0) : em.reshape(ins.get(0), flat);
-    List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(real, Shape.of(batch, m))));
-    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
-    Atom v = ys.get(0);
-    Atom w = ys.get(1);
+    Atom v;
+    Atom w;
+    if (m == 1) {
+      // A 1×1 matrix: its real part, eigenvector 1 (the recording's reflector loops would gather
+      // from 0×0 matrices).
+      w = em.reshape(d.isComplex() ? em.emit("real", Params.EMPTY, new ArrayType(real, flat), x) : x, Shape.of(batch, 1));
+      v = em.broadcastInDim(em.convert(one(d), d), flat);
+    } else {
+      Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64, laPairs(batch, m, 1));
+      List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(real, Shape.of(batch, m))));
+      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+      v = ys.get(0);
+      w = ys.get(1);
+    }
     long[] subset = e.params().getLongsOpt("subset_by_index").orElse(null);
     if (subset != null && subset.length == 2 && (subset[0] != 0 || subset[1] != m)) {
       v = em.emit("slice", Emitter.params("start_indices", ints(0, 0, subset[0]), "limit_indices", ints(batch, m, subset[1]),

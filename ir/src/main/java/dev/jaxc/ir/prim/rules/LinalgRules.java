@@ -223,15 +223,13 @@ public final class LinalgRules {
   public static List<Type> tridiagonalSolve(RuleContext ctx) {
     RuleOperands.arity(ctx, 4);
     List<ArrayType> ops = matrices(ctx, 1, 1, 1, 2);
-    // As JAX's shape rule: the whole shapes, batch dims included.
-    List<Dim> dl = ops.get(0).shape().dims();
+    List<Dim> dl = core(ops.get(0), 1);
     for (int i = 1; i < 3; i++)
-      if (!sameDims(dl, ops.get(i).shape().dims()))
+      if (!sameDims(dl, core(ops.get(i), 1)))
         throw new TypeRuleException(
             "tridiagonal_solve requires that all diagonal arguments have the same shape", i);
-    List<Dim> bDims = ops.get(3).shape().dims();
     List<Dim> b = core(ops.get(3), 2);
-    if (!sameDims(dl, bDims.subList(0, bDims.size() - 1)))
+    if (!sameDims(dl, b.subList(0, 1)))
       throw new TypeRuleException(
           "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the"
               + " dimensions of the diagonal arguments",
