@@ -519,7 +519,7 @@ final class LinalgExpansions {
     boolean uv = e.params().getBool("compute_uv", true);
     boolean full = uv && e.params().getBool("full_matrices", true) && m != n;
     if (e.params().getLongsOpt("subset_by_index").isPresent())
-      throw new JaxcException("svd with subset_by_index is not supported yet", e.primSpan());
+      throw new JaxcException("svd with subset_by_index is not supported (JAX does not implement it on CPU or GPU either)", e.primSpan());
     long batch = 1;
     for (int i = 0; i < r - 2; i++) batch *= a[i];
     boolean tall = m >= n;
