@@ -1,7 +1,5 @@
 package dev.jaxc.frontend;
 
-import static dev.jaxc.frontend.RecordedJaxprs.ints;
-
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Literal;
@@ -44,25 +42,19 @@ final class BlockedCholesky {
       long kb = Math.min(BLOCK, m - k0);
       long left = m - k0;
       long below = left - kb;
-      Atom a11 = slice(rest, new long[] {0, 0, 0}, new long[] {batch, kb, kb}, d, em);
+      Atom a11 = em.slice(rest, new long[] {0, 0, 0}, new long[] {batch, kb, kb});
       Atom l11 = unblocked.apply(a11, kb);
       List<Atom> parts = new ArrayList<>();
       if (k0 > 0) parts.add(em.broadcastInDim(zero(d, em), Shape.of(batch, k0, kb)));
       parts.add(l11);
       if (below > 0) {
-        Atom a21 = slice(rest, new long[] {0, kb, 0}, new long[] {batch, left, kb}, d, em);
+        Atom a21 = em.slice(rest, new long[] {0, kb, 0}, new long[] {batch, left, kb});
         Atom l21 = solve.rightLowerAdjoint(l11, a21, below, kb);
         parts.add(l21);
-        Atom a22 = slice(rest, new long[] {0, kb, kb}, new long[] {batch, left, left}, d, em);
+        Atom a22 = em.slice(rest, new long[] {0, kb, kb}, new long[] {batch, left, left});
         Atom l21h = d.isComplex() ? em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)),
             new ArrayType(d, Shape.of(batch, below, kb)), l21) : l21;
-        Params dn = Emitter.params(
-            "dimension_numbers", new ParamValue.Tuple(List.of(
-                new ParamValue.Tuple(List.of(ints(2), ints(2))),
-                new ParamValue.Tuple(List.of(ints(0), ints(0))))),
-            "precision", new ParamValue.None(),
-            "preferred_element_type", new ParamValue.DTypeValue(d));
-        Atom update = em.emit("dot_general", dn, new ArrayType(d, Shape.of(batch, below, below)), l21, l21h);
+        Atom update = BatchedMatmul.product(l21, l21h, true, batch, below, below, d, em);
         rest = em.binary("sub", a22, update);
       }
       columns.add(parts.size() == 1 ? parts.get(0) : em.concatenate(1, parts.toArray(new Atom[0])));
@@ -70,7 +62,7 @@ final class BlockedCholesky {
     Atom l = em.concatenate(2, columns.toArray(new Atom[0]));
     // Not positive definite somewhere: NaN on and below the diagonal of the whole matrix.
     Shape s = Shape.of(batch, m, m);
-    Atom last = em.reshape(slice(l, new long[] {0, m - 1, m - 1}, new long[] {batch, m, m}, d, em), Shape.of(batch));
+    Atom last = em.reshape(em.slice(l, new long[] {0, m - 1, m - 1}, new long[] {batch, m, m}), Shape.of(batch));
     Atom bad = em.emit("ne", Params.EMPTY, new ArrayType(DType.BOOL, Shape.of(batch)), last, last);
     Atom lower = em.emit("ge", Params.EMPTY, new ArrayType(DType.BOOL, s), em.iota(DType.I32, s, 1), em.iota(DType.I32, s, 2));
     Atom nan = em.broadcastInDim(em.convert(new Literal(new Scalar.Float(Double.NaN), ArrayType.scalar(real(d)), true, Span.NONE), d), s);
@@ -90,12 +82,5 @@ final class BlockedCholesky {
 
   private static Atom zero(DType d, Emitter em) {
     return em.convert(new Literal(new Scalar.Float(0), ArrayType.scalar(real(d)), true, Span.NONE), d);
-  }
-
-  private static Atom slice(Atom x, long[] start, long[] limit, DType d, Emitter em) {
-    long[] size = new long[start.length];
-    for (int i = 0; i < size.length; i++) size[i] = limit[i] - start[i];
-    return em.emit("slice", Emitter.params("start_indices", ints(start), "limit_indices", ints(limit), "strides",
-        new ParamValue.None()), new ArrayType(d, Shape.of(size)), x);
   }
 }

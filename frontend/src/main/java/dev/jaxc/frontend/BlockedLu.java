@@ -53,36 +53,30 @@ final class BlockedLu {
       long kb = Math.min(BLOCK, m - k0);
       long rows = m - k0;
       long right = rows - kb;
-      Atom panelIn = right == 0 ? trailing : slice(trailing, new long[] {0, 0, 0}, new long[] {batch, rows, kb}, d, em);
+      Atom panelIn = right == 0 ? trailing : em.slice(trailing, new long[] {0, 0, 0}, new long[] {batch, rows, kb});
       List<Atom> p = pieces.panel(panelIn, rows, kb);
       Atom lu = p.get(0);
       Atom piv = p.get(1);
       Atom rowPerm = p.get(2);
       pivots.add(k0 == 0 ? piv : em.binary("add", piv, int32(k0)));
       perm = takeRows(perm, rowPerm, batch, rows, DType.I32, em);
-      permDone.add(slice(perm, new long[] {0, 0}, new long[] {batch, kb}, DType.I32, em));
+      permDone.add(em.slice(perm, new long[] {0, 0}, new long[] {batch, kb}));
       if (k0 > 0) lRest = takeRows(lRest, rowPerm, batch, rows, d, em);
       List<Atom> done = new ArrayList<>();
-      if (k0 > 0) done.add(slice(lRest, new long[] {0, 0, 0}, new long[] {batch, kb, k0}, d, em));
-      done.add(rows == kb ? lu : slice(lu, new long[] {0, 0, 0}, new long[] {batch, kb, kb}, d, em));
+      if (k0 > 0) done.add(em.slice(lRest, new long[] {0, 0, 0}, new long[] {batch, kb, k0}));
+      done.add(rows == kb ? lu : em.slice(lu, new long[] {0, 0, 0}, new long[] {batch, kb, kb}));
       if (right > 0) {
-        Atom r = takeRows(slice(trailing, new long[] {0, 0, kb}, new long[] {batch, rows, rows}, d, em), rowPerm, batch,
+        Atom r = takeRows(em.slice(trailing, new long[] {0, 0, kb}, new long[] {batch, rows, rows}), rowPerm, batch,
             rows, d, em);
-        Atom l11 = slice(lu, new long[] {0, 0, 0}, new long[] {batch, kb, kb}, d, em);
-        Atom u12 = pieces.unitLowerSolve(l11, slice(r, new long[] {0, 0, 0}, new long[] {batch, kb, right}, d, em), kb, right);
+        Atom l11 = em.slice(lu, new long[] {0, 0, 0}, new long[] {batch, kb, kb});
+        Atom u12 = pieces.unitLowerSolve(l11, em.slice(r, new long[] {0, 0, 0}, new long[] {batch, kb, right}), kb, right);
         done.add(u12);
-        Atom l21 = slice(lu, new long[] {0, kb, 0}, new long[] {batch, rows, kb}, d, em);
-        Params dn = Emitter.params(
-            "dimension_numbers", new ParamValue.Tuple(List.of(
-                new ParamValue.Tuple(List.of(ints(2), ints(1))),
-                new ParamValue.Tuple(List.of(ints(0), ints(0))))),
-            "precision", new ParamValue.None(),
-            "preferred_element_type", new ParamValue.DTypeValue(d));
-        Atom update = em.emit("dot_general", dn, new ArrayType(d, Shape.of(batch, right, right)), l21, u12);
-        trailing = em.binary("sub", slice(r, new long[] {0, kb, 0}, new long[] {batch, rows, right}, d, em), update);
+        Atom l21 = em.slice(lu, new long[] {0, kb, 0}, new long[] {batch, rows, kb});
+        Atom update = BatchedMatmul.product(l21, u12, false, batch, right, right, d, em);
+        trailing = em.binary("sub", em.slice(r, new long[] {0, kb, 0}, new long[] {batch, rows, right}), update);
         lRest = k0 == 0 ? l21
-            : em.concatenate(2, slice(lRest, new long[] {0, kb, 0}, new long[] {batch, rows, k0}, d, em), l21);
-        perm = slice(perm, new long[] {0, kb}, new long[] {batch, rows}, DType.I32, em);
+            : em.concatenate(2, em.slice(lRest, new long[] {0, kb, 0}, new long[] {batch, rows, k0}), l21);
+        perm = em.slice(perm, new long[] {0, kb}, new long[] {batch, rows});
       }
       rowsDone.add(done.size() == 1 ? done.get(0) : em.concatenate(2, done.toArray(new Atom[0])));
     }
@@ -115,12 +109,5 @@ final class BlockedLu {
 
   private static Literal int32(long v) {
     return new Literal(Scalar.Int.of(v), ArrayType.scalar(DType.I32), true, Span.NONE);
-  }
-
-  private static Atom slice(Atom x, long[] start, long[] limit, DType d, Emitter em) {
-    long[] size = new long[start.length];
-    for (int i = 0; i < size.length; i++) size[i] = limit[i] - start[i];
-    return em.emit("slice", Emitter.params("start_indices", ints(start), "limit_indices", ints(limit), "strides",
-        new ParamValue.None()), new ArrayType(d, Shape.of(size)), x);
   }
 }

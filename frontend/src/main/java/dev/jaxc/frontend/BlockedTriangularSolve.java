@@ -4,8 +4,6 @@ import static dev.jaxc.frontend.RecordedJaxprs.ints;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
-import dev.jaxc.ir.ParamValue;
-import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.pass.random.Emitter;
@@ -65,20 +63,14 @@ final class BlockedTriangularSolve {
     for (long k0 = 0; k0 < m; k0 += BLOCK) {
       long kb = Math.min(BLOCK, m - k0);
       long below = m - k0 - kb;
-      Atom lkk = slice(l, new long[] {0, k0, k0}, new long[] {batch, k0 + kb, k0 + kb}, d, em);
-      Atom yk = below == 0 ? rest : slice(rest, new long[] {0, 0, 0}, new long[] {batch, kb, k}, d, em);
+      Atom lkk = em.slice(l, new long[] {0, k0, k0}, new long[] {batch, k0 + kb, k0 + kb});
+      Atom yk = below == 0 ? rest : em.slice(rest, new long[] {0, 0, 0}, new long[] {batch, kb, k});
       Atom xk = small.solve(lkk, yk, kb, k);
       xs.add(xk);
       if (below > 0) {
-        Atom lBelow = slice(l, new long[] {0, k0 + kb, k0}, new long[] {batch, m, k0 + kb}, d, em);
-        Params dn = Emitter.params(
-            "dimension_numbers", new ParamValue.Tuple(List.of(
-                new ParamValue.Tuple(List.of(ints(2), ints(1))),
-                new ParamValue.Tuple(List.of(ints(0), ints(0))))),
-            "precision", new ParamValue.None(),
-            "preferred_element_type", new ParamValue.DTypeValue(d));
-        Atom update = em.emit("dot_general", dn, new ArrayType(d, Shape.of(batch, below, k)), lBelow, xk);
-        rest = em.binary("sub", slice(rest, new long[] {0, kb, 0}, new long[] {batch, m - k0, k}, d, em), update);
+        Atom lBelow = em.slice(l, new long[] {0, k0 + kb, k0}, new long[] {batch, m, k0 + kb});
+        Atom update = BatchedMatmul.product(lBelow, xk, false, batch, below, k, d, em);
+        rest = em.binary("sub", em.slice(rest, new long[] {0, kb, 0}, new long[] {batch, m - k0, k}), update);
       }
     }
     return xs.size() == 1 ? xs.get(0) : em.concatenate(1, xs.toArray(new Atom[0]));
@@ -90,12 +82,5 @@ final class BlockedTriangularSolve {
 
   private static Atom reverse(Atom x, DType d, Shape s, Emitter em, long... dims) {
     return em.emit("rev", Emitter.params("dimensions", ints(dims)), new ArrayType(d, s), x);
-  }
-
-  private static Atom slice(Atom x, long[] start, long[] limit, DType d, Emitter em) {
-    long[] size = new long[start.length];
-    for (int i = 0; i < size.length; i++) size[i] = limit[i] - start[i];
-    return em.emit("slice", Emitter.params("start_indices", ints(start), "limit_indices", ints(limit), "strides",
-        new ParamValue.None()), new ArrayType(d, Shape.of(size)), x);
   }
 }

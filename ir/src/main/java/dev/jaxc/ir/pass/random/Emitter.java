@@ -88,7 +88,8 @@ public final class Emitter {
 
   // ---- the primitives the expansion emits ----
 
-  Var slice(Atom x, long[] start, long[] limit) {
+  /** {@code x[start:limit]} (unit strides). */
+  public Var slice(Atom x, long[] start, long[] limit) {
     Shape s = Shape.of(minus(limit, start));
     return emit("slice", params("start_indices", ints(start), "limit_indices", ints(limit),
         "strides", new ParamValue.None()), array(x).withShape(s), x);
