@@ -41,21 +41,44 @@ def _hessenberg_with_q(a):
     return h, _accumulated_q(packed, taus)
 
 
+def _deflating_qr(h, z, magnitude, step):
+    """The QR algorithm's outer loop, as dlahqr/zlahqr: the active block ends at row hi; each pass
+    finds the last negligible subdiagonal entry h[l, l−1] (|·| ≤ eps·(|h[l−1, l−1]| + |h[l, l]|)
+    in `magnitude`), sets it to zero, and step(h, z, hi, its, l) deflates a converged block or
+    sweeps, returning (h, z, hi, its). At most 30·max(10, n) sweeps, counted from a carried size:
+    a constant derived from n would not be a free parameter of the recorded trace."""
+    n = h.shape[0]
+    eps = jnp.finfo(jnp.real(h).dtype).eps
+    ks = jnp.arange(n, dtype=jnp.int32)
+
+    def cond(state):
+        h, z, hi, its, total, size = state
+        return (hi > 0) & (total < 30 * jnp.maximum(size, 10))
+
+    def body(state):
+        h, z, hi, its, total, size = state
+        zero = jnp.zeros(1, h.dtype)
+        sub = jnp.concatenate([zero, jnp.diagonal(h, -1)])  # sub[k] = h[k, k-1]
+        d = jnp.diagonal(h)
+        dprev = jnp.concatenate([zero, d[:-1]])
+        small = (magnitude(sub) <= eps * (magnitude(dprev) + magnitude(d))) & (ks >= 1) & (ks <= hi)
+        l = jnp.max(jnp.where(small, ks, 0))
+        lm = jnp.maximum(l - 1, 0)
+        h = h.at[l, lm].set(jnp.where(l > 0, 0, h[l, lm]))
+        h, z, new_hi, its = step(h, z, hi, its, l)
+        # A pass that deflated nothing was a sweep.
+        return h, z, new_hi, its, total + (new_hi == hi).astype(jnp.int32), size
+
+    h, z, _, _, _, _ = lax.while_loop(cond, body, (h, z, jnp.int32(n - 1), jnp.int32(0), jnp.int32(0), jnp.int32(n)))
+    return h, z
+
+
 def complex_schur(h, z):
     """T = Zᴴ A Z upper triangular from the upper Hessenberg h = Z₀ᴴ A Z₀ (z = Z₀): single-shift
     QR sweeps of Givens rotations on the active block, Wilkinson shifts (an exceptional shift
     every tenth sweep without deflation), deflation where |h[k, k−1]| ≤ eps·(|h[k−1, k−1]| +
     |h[k, k]|) in zlahqr's 1-norm of re and im."""
-    n = h.shape[0]
     real_dt = jnp.real(h).dtype
-    eps = jnp.finfo(real_dt).eps
-    ks = jnp.arange(n, dtype=jnp.int32)
-
-    def small_sub(h):
-        sub = jnp.concatenate([jnp.zeros(1, h.dtype), jnp.diagonal(h, -1)])  # sub[k] = h[k, k-1]
-        d = jnp.diagonal(h)
-        dprev = jnp.concatenate([jnp.zeros(1, h.dtype), d[:-1]])
-        return _cabs1(sub) <= eps * (_cabs1(dprev) + _cabs1(d))
 
     def rotate(h, z, k, c, s):
         # Rows k, k+1 by G = [[c, s], [−s̄, c]]; columns k, k+1 of h and z by Gᴴ.
@@ -76,26 +99,13 @@ def complex_schur(h, z):
         s = jnp.where(nz, phase * jnp.conj(y) / jnp.where(nz, norm, 1).astype(x.dtype), 0)
         return c.astype(x.dtype), s.astype(x.dtype)
 
-    def cond(state):
-        h, z, hi, its, total, size = state
-        # LAPACK's limit of 30·max(10, n) sweeps, from the carried size: a constant derived from
-        # n would not be a free parameter of the recorded trace.
-        return (hi > 0) & (total < 30 * jnp.maximum(size, 10))
-
-    def body(state):
-        h, z, hi, its, total, size = state
-        small = small_sub(h) & (ks >= 1) & (ks <= hi)
-        l = jnp.max(jnp.where(small, ks, 0))
-        # A negligible subdiagonal entry becomes zero.
-        lm = jnp.maximum(l - 1, 0)
-        h = h.at[l, lm].set(jnp.where(l > 0, 0, h[l, lm]))
-
+    def step(h, z, hi, its, l):
         def deflate(args):
-            h, z, hi, its, total = args
-            return h, z, hi - 1, jnp.int32(0), total
+            h, z, hi, its = args
+            return h, z, hi - 1, jnp.int32(0)
 
         def sweep(args):
-            h, z, hi, its, total = args
+            h, z, hi, its = args
             a, b = h[hi - 1, hi - 1], h[hi - 1, hi]
             c, d = h[hi, hi - 1], h[hi, hi]
             half = (a - d) / 2
@@ -119,11 +129,11 @@ def complex_schur(h, z):
                 return h, z
 
             h, z = lax.fori_loop(l, hi, chase, (h, z))
-            return h, z, hi, its + 1, total + 1
+            return h, z, hi, its + 1
 
-        return lax.cond(l == hi, deflate, sweep, (h, z, hi, its, total)) + (size,)
+        return lax.cond(l == hi, deflate, sweep, (h, z, hi, its))
 
-    h, z, _, _, _, _ = lax.while_loop(cond, body, (h, z, jnp.int32(n - 1), jnp.int32(0), jnp.int32(0), jnp.int32(n)))
+    h, z = _deflating_qr(h, z, _cabs1, step)
     return jnp.triu(h), z
 
 
@@ -265,15 +275,7 @@ def real_schur(h, z):
     reflectors on the active block, as dlahqr (exceptional shifts after 10 and 20 sweeps without
     deflation); a converged 1×1 or 2×2 block deflates."""
     n = h.shape[0]
-    dt = h.dtype
-    eps = jnp.finfo(dt).eps
     ks = jnp.arange(n, dtype=jnp.int32)
-
-    def small_sub(h):
-        sub = jnp.concatenate([jnp.zeros(1, dt), jnp.diagonal(h, -1)])
-        d = jnp.abs(jnp.diagonal(h))
-        dprev = jnp.concatenate([jnp.zeros(1, dt), d[:-1]])
-        return jnp.abs(sub) <= eps * (dprev + d)
 
     def reflect(h, z, k, x, size):
         """The Householder reflector P = I − 2vvᵀ/vᵀv with P·x = (β, 0, …) applied to rows and
@@ -299,25 +301,13 @@ def real_schur(h, z):
         zc = zc - f * jnp.dot(zc, v, precision=HI)[:, None] * v[None, :]
         return h, z.at[:, idx].set(zc, mode="drop")
 
-    def cond(state):
-        h, z, hi, its, total, size = state
-        # LAPACK's limit of 30·max(10, n) sweeps, from the carried size: a constant derived from
-        # n would not be a free parameter of the recorded trace.
-        return (hi > 0) & (total < 30 * jnp.maximum(size, 10))
-
-    def body(state):
-        h, z, hi, its, total, size = state
-        small = small_sub(h) & (ks >= 1) & (ks <= hi)
-        l = jnp.max(jnp.where(small, ks, 0))
-        lm = jnp.maximum(l - 1, 0)
-        h = h.at[l, lm].set(jnp.where(l > 0, 0, h[l, lm]))
-
+    def step(h, z, hi, its, l):
         def one(args):
-            h, z, hi, its, total = args
-            return h, z, hi - 1, jnp.int32(0), total
+            h, z, hi, its = args
+            return h, z, hi - 1, jnp.int32(0)
 
         def two(args):
-            h, z, hi, its, total = args
+            h, z, hi, its = args
             i = hi
             aa, bb, cc, dd, cs, sn = _lanv2(h[i - 1, i - 1], h[i - 1, i], h[i, i - 1], h[i, i])
             r1, r2 = h[i - 1], h[i]
@@ -327,10 +317,10 @@ def real_schur(h, z):
             h = h.at[i - 1, i - 1].set(aa).at[i - 1, i].set(bb).at[i, i - 1].set(cc).at[i, i].set(dd)
             z1, z2 = z[:, i - 1], z[:, i]
             z = z.at[:, i - 1].set(cs * z1 + sn * z2).at[:, i].set(cs * z2 - sn * z1)
-            return h, z, hi - 2, jnp.int32(0), total
+            return h, z, hi - 2, jnp.int32(0)
 
         def sweep(args):
-            h, z, hi, its, total = args
+            h, z, hi, its = args
             h11, h12 = h[hi - 1, hi - 1], h[hi - 1, hi]
             h21, h22 = h[hi, hi - 1], h[hi, hi]
             exceptional = (its == 10) | (its == 20)
@@ -357,12 +347,12 @@ def real_schur(h, z):
             k = hi - 1
             h, z = reflect(h, z, k, jnp.stack([h[k, k - 1], h[k + 1, k - 1]]), 2)
             h = h.at[k + 1, k - 1].set(0)
-            return h, z, hi, its + 1, total + 1
+            return h, z, hi, its + 1
 
         branch = jnp.where(l == hi, 0, jnp.where(l == hi - 1, 1, 2))
-        return lax.switch(branch, (one, two, sweep), (h, z, hi, its, total)) + (size,)
+        return lax.switch(branch, (one, two, sweep), (h, z, hi, its))
 
-    h, z, _, _, _, _ = lax.while_loop(cond, body, (h, z, jnp.int32(n - 1), jnp.int32(0), jnp.int32(0), jnp.int32(n)))
+    h, z = _deflating_qr(h, z, jnp.abs, step)
     # Below the quasi-triangle: zeros (the subdiagonal holds only the 2×2 blocks' entries).
     rows = ks[:, None]
     cols = ks[None, :]

@@ -292,90 +292,86 @@ def _lapy3(x, y, z):
     return w * jnp.sqrt((x / ws) ** 2 + (y / ws) ** 2 + (z / ws) ** 2)
 
 
-def qr(a, full_matrices):
-    """Householder QR of a [m, n] as LAPACK's geqrf and orgqr/ungqr: at step j the reflector of
-    dlarfg/zlarfg (beta = −sign(Re α)·‖(α, x)‖, τ = (β − α)/β, v = x/(α − β); τ = 0 when x = 0
-    and α is real), applied with conj(τ) to the trailing columns; Q = H₁H₂…H_k applied to the
-    identity's first m (full) or k columns, R the upper triangle of the first m or k rows."""
+def _larfg(col, p, rows, dtype):
+    """LAPACK's dlarfg/zlarfg on col[p:] (α = col[p], x below it): β = −sign(Re α)·‖(α, x)‖,
+    τ = (β − α)/β, v = (1, x/(α − β)); τ = 0 (H = I) when x = 0 and α is real. Returns α, β
+    (real), τ, v (zero above p) and whether the reflector is trivial."""
     import jax.numpy as jnp
     from jax import lax
-    m, n = a.shape
-    k = min(m, n)
-    rows = jnp.arange(m)
-    cols = jnp.arange(n)
-    cplx = jnp.iscomplexobj(a)
-    real_dt = jnp.real(a).dtype
+    cplx = jnp.iscomplexobj(col)
+    real_dt = jnp.real(col).dtype
+    alpha = col[p]
+    below = jnp.where(rows > p, col, 0)
+    xnorm = _norm2(below, real_dt)
+    ar = jnp.real(alpha)
+    ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
+    norm = _lapy3(ar, ai, xnorm)
+    beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
+    trivial = (xnorm == 0) & (ai == 0)
+    tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
+    scale = jnp.where(trivial, 1, 1 / (alpha - beta))
+    v = jnp.where(rows > p, below * scale, jnp.where(rows == p, 1, 0)).astype(dtype)
+    return alpha, beta, tau.astype(dtype), v, trivial
 
-    def step(j, carry):
-        x, vs, taus = carry
-        col = x[:, j]
-        alpha = col[j]
-        below = jnp.where(rows > j, col, 0)
-        xnorm = _norm2(below, real_dt)
-        ar = jnp.real(alpha)
-        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = _lapy3(ar, ai, xnorm)
-        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
-        trivial = (xnorm == 0) & (ai == 0)
-        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
-        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
-        v = jnp.where(rows > j, below * scale, jnp.where(rows == j, 1, 0)).astype(a.dtype)
-        # H^H = I − conj(τ) v vᴴ on the trailing columns, β on the diagonal, zeros below it.
-        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
-        trailing = (cols > j)[None, :]
-        x = jnp.where(trailing, x - jnp.conj(tau) * v[:, None] * w[None, :], x)
-        newcol = jnp.where(rows == j, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > j, 0, col))
-        x = x.at[:, j].set(newcol)
-        return x, vs.at[:, j].set(v), taus.at[j].set(tau.astype(a.dtype))
 
-    x, vs, taus = lax.fori_loop(0, k, step, (a, jnp.zeros((m, k), a.dtype), jnp.zeros(k, a.dtype)))
-    qcols = m if full_matrices else k
-    q = jnp.eye(m, qcols, dtype=a.dtype)
+def _reflect_left(x, v, tau, columns):
+    """Hᴴ·x = x − conj(τ)·v·(vᴴx) on the columns where `columns` holds."""
+    import jax.numpy as jnp
+    from jax import lax
+    w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
+    return jnp.where(columns[None, :], x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+
+
+def _reflectors_applied(a, taus, q):
+    """H₁H₂…H_k·q for H_j = I − τ_j v_j v_jᴴ, v_j column j of a below the diagonal (v_j[j] = 1):
+    orgqr/ungqr's product, applied from the last reflector."""
+    import jax.numpy as jnp
+    from jax import lax
+    k = taus.shape[0]
+    rows = jnp.arange(a.shape[0])
 
     def apply(i, q):
-        j = k - 1 - i
-        v = vs[:, j]
+        j = k - (i + 1)  # not k − 1 − i: k − 1 would be a constant of its own in the trace
+        v = jnp.where(rows > j, a[:, j], jnp.where(rows == j, 1, 0)).astype(a.dtype)
         return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=lax.Precision.HIGHEST)[None, :]
 
-    q = lax.fori_loop(0, k, apply, q)
+    return lax.fori_loop(0, k, apply, q)
+
+
+def qr(a, full_matrices):
+    """Householder QR of a [m, n] as LAPACK's geqrf and orgqr/ungqr: geqrf's reflectors, Q =
+    H₁H₂…H_k applied to the identity's first m (full) or k columns, R the upper triangle of the
+    first m or k rows."""
+    import jax.numpy as jnp
+    m, n = a.shape
+    k = min(m, n)
+    x, taus = geqrf(a)
+    qcols = m if full_matrices else k
+    q = _reflectors_applied(x, taus, jnp.eye(m, qcols, dtype=a.dtype))
     rrows = m if full_matrices else k
-    r = jnp.where(rows[:rrows, None] <= cols[None, :], x[:rrows], 0)
+    r = jnp.where(jnp.arange(m)[:rrows, None] <= jnp.arange(n)[None, :], x[:rrows], 0)
     return q, r
 
 
 def geqrf(a):
     """geqrf of a [m, n]: LAPACK's packed QR, R on and above the diagonal, reflector j's v below
-    it in column j (v[j] = 1 implied), and the τs; the reflectors are qr's (dlarfg/zlarfg)."""
+    it in column j (v[j] = 1 implied), and the τs; step j is dlarfg/zlarfg on column j, its
+    adjoint applied to the trailing columns with conj(τ)."""
     import jax.numpy as jnp
     from jax import lax
     m, n = a.shape
     k = min(m, n)
     rows = jnp.arange(m)
     cols = jnp.arange(n)
-    cplx = jnp.iscomplexobj(a)
-    real_dt = jnp.real(a).dtype
 
     def step(j, carry):
         x, taus = carry
         col = x[:, j]
-        alpha = col[j]
-        below = jnp.where(rows > j, col, 0)
-        xnorm = _norm2(below, real_dt)
-        ar = jnp.real(alpha)
-        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = _lapy3(ar, ai, xnorm)
-        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
-        trivial = (xnorm == 0) & (ai == 0)
-        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
-        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
-        v = jnp.where(rows > j, below * scale, jnp.where(rows == j, 1, 0)).astype(a.dtype)
-        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
-        trailing = (cols > j)[None, :]
-        x = jnp.where(trailing, x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+        alpha, beta, tau, v, trivial = _larfg(col, j, rows, a.dtype)
+        x = _reflect_left(x, v, tau, cols > j)
         # The packed column: β on the diagonal, v below it.
         newcol = jnp.where(rows == j, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > j, v, col))
-        x = x.at[:, j].set(newcol)
-        return x, taus.at[j].set(tau.astype(a.dtype))
+        return x.at[:, j].set(newcol), taus.at[j].set(tau)
 
     return lax.fori_loop(0, k, step, (a, jnp.zeros(k, a.dtype)))
 
@@ -385,17 +381,8 @@ def householder_product(a, taus):
     with v_j column j of a below the diagonal (v_j[j] = 1). Traced with k = n; a shorter τ is
     padded with zeros by jaxc (τ = 0 is the identity)."""
     import jax.numpy as jnp
-    from jax import lax
     m, n = a.shape
-    k = taus.shape[0]
-    rows = jnp.arange(m)
-
-    def apply(i, q):
-        j = k - (i + 1)  # not k − 1 − i: k − 1 would be a constant of its own in the trace
-        v = jnp.where(rows > j, a[:, j], jnp.where(rows == j, 1, 0)).astype(a.dtype)
-        return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=lax.Precision.HIGHEST)[None, :]
-
-    return lax.fori_loop(0, k, apply, jnp.eye(m, n, dtype=a.dtype))
+    return _reflectors_applied(a, taus, jnp.eye(m, n, dtype=a.dtype))
 
 
 def hessenberg(a):
@@ -408,33 +395,18 @@ def hessenberg(a):
     n = a.shape[0]
     rows = jnp.arange(n)
     cols = jnp.arange(n)
-    cplx = jnp.iscomplexobj(a)
-    real_dt = jnp.real(a).dtype
 
     def step(j, carry):
         x, taus = carry
         col = x[:, j]
         p = j + 1
-        alpha = col[p]
-        below = jnp.where(rows > p, col, 0)
-        xnorm = _norm2(below, real_dt)
-        ar = jnp.real(alpha)
-        ai = jnp.imag(alpha) if cplx else jnp.zeros((), real_dt)
-        norm = _lapy3(ar, ai, xnorm)
-        beta = -jnp.where(ar >= 0, 1, -1).astype(real_dt) * norm
-        trivial = (xnorm == 0) & (ai == 0)
-        tau = jnp.where(trivial, 0, lax.complex((beta - ar) / beta, -ai / beta) if cplx else (beta - ar) / beta)
-        tau = tau.astype(a.dtype)
-        scale = jnp.where(trivial, 1, 1 / (alpha - beta))
-        v = jnp.where(rows > p, below * scale, jnp.where(rows == p, 1, 0)).astype(a.dtype)
+        alpha, beta, tau, v, trivial = _larfg(col, p, rows, a.dtype)
         # A·H = A − τ (A v) vᴴ (column j untouched: v is zero there), then Hᴴ·A on the columns after j.
         xv = jnp.dot(x, v, precision=lax.Precision.HIGHEST)
         x = x - tau * xv[:, None] * jnp.conj(v)[None, :]
-        w = jnp.dot(jnp.conj(v), x, precision=lax.Precision.HIGHEST)
-        x = jnp.where((cols > j)[None, :], x - jnp.conj(tau) * v[:, None] * w[None, :], x)
+        x = _reflect_left(x, v, tau, cols > j)
         newcol = jnp.where(rows == p, jnp.where(trivial, alpha, beta.astype(a.dtype)), jnp.where(rows > p, v, col))
-        x = x.at[:, j].set(newcol)
-        return x, taus.at[j].set(tau)
+        return x.at[:, j].set(newcol), taus.at[j].set(tau)
 
     return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
 
