@@ -52,8 +52,7 @@ final class FftBluestein {
     Atom ff = em.reshape(new FftGemm(em, c, false).rows(filter, 1, m), Shape.of(m));
     Atom prod = em.binary("mul", fa, em.broadcastInDim(ff, Shape.of(b, m), 1));
     Atom conv = new FftGemm(em, c, true).rows(prod, b, m);
-    Atom head = em.emit("slice", Emitter.params("start_indices", longs(0, 0), "limit_indices", longs(b, n), "strides",
-        new dev.jaxc.ir.ParamValue.None()), new ArrayType(c, Shape.of(b, n)), conv);
+    Atom head = em.slice(conv, new long[] {0, 0}, new long[] {b, n});
     return em.binary("mul", head, em.broadcastInDim(chirp(n, n, false), Shape.of(b, n), 1));
   }
 
@@ -85,11 +84,5 @@ final class FftBluestein {
 
   private static Literal int64(long v) {
     return new Literal(Scalar.Int.of(v), ArrayType.scalar(DType.I64), true, Span.NONE);
-  }
-
-  private static dev.jaxc.ir.ParamValue.Tuple longs(long... xs) {
-    java.util.List<dev.jaxc.ir.ParamValue> items = new java.util.ArrayList<>();
-    for (long x : xs) items.add(dev.jaxc.ir.ParamValue.Int.of(x));
-    return new dev.jaxc.ir.ParamValue.Tuple(items);
   }
 }

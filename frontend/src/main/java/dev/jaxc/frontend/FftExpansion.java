@@ -93,13 +93,11 @@ final class FftExpansion {
   }
 
   private static Atom sliceLast(Emitter em, Atom x, long from, long to) {
-    long[] sizes = ((ArrayType) x.type()).shape().sizes();
-    long[] start = new long[sizes.length];
-    long[] limit = sizes.clone();
-    start[sizes.length - 1] = from;
-    limit[sizes.length - 1] = to;
-    return em.emit("slice", Emitter.params("start_indices", ints(start), "limit_indices", ints(limit), "strides",
-        new ParamValue.None()), ((ArrayType) x.type()).withShape(Shape.of(minus(limit, start))), x);
+    long[] limit = ((ArrayType) x.type()).shape().sizes().clone();
+    long[] start = new long[limit.length];
+    start[limit.length - 1] = from;
+    limit[limit.length - 1] = to;
+    return em.slice(x, start, limit);
   }
 
   /** The transform of length n along axis {@code axis} of x (complex). */
@@ -131,12 +129,6 @@ final class FftExpansion {
   private static long[] toLongs(int[] xs) {
     long[] r = new long[xs.length];
     for (int i = 0; i < xs.length; i++) r[i] = xs[i];
-    return r;
-  }
-
-  private static long[] minus(long[] a, long[] b) {
-    long[] r = new long[a.length];
-    for (int i = 0; i < a.length; i++) r[i] = a[i] - b[i];
     return r;
   }
 }

@@ -5,14 +5,18 @@ import static dev.jaxc.frontend.RecordedJaxprs.pair;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Dim;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
+import dev.jaxc.ir.Scalar;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
+import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.pass.random.Emitter;
 import java.util.ArrayList;
 import java.util.List;
@@ -406,10 +410,10 @@ final class LinalgExpansions {
    * them ("Batching dimension … corresponds to two sizes"): a located error here too.
    */
   private static void sameBatch(Eqn e, List<Atom> ins, int... coreRanks) {
-    List<dev.jaxc.ir.Dim> first = null;
+    List<Dim> first = null;
     for (int i = 0; i < coreRanks.length && i < ins.size(); i++) {
       ArrayType t = (ArrayType) ins.get(i).type();
-      List<dev.jaxc.ir.Dim> batch = t.shape().dims().subList(0, Math.max(0, t.rank() - coreRanks[i]));
+      List<Dim> batch = t.shape().dims().subList(0, Math.max(0, t.rank() - coreRanks[i]));
       if (first == null) first = batch;
       else if (!batch.equals(first))
         throw new JaxcException(e.primitive() + ": operand " + i + " has batch dimensions " + t.text() + " unlike operand 0's "
@@ -442,14 +446,14 @@ final class LinalgExpansions {
     return ((ArrayType) x.type()).shape().equals(s) ? x : em.reshape(x, s);
   }
 
-  private static dev.jaxc.ir.Literal one(DType d) {
-    return new dev.jaxc.ir.Literal(new dev.jaxc.ir.Scalar.Float(1.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
-        dev.jaxc.ir.diag.Span.NONE);
+  private static Literal one(DType d) {
+    return new Literal(new Scalar.Float(1.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
+        Span.NONE);
   }
 
-  private static dev.jaxc.ir.Literal zero(DType d) {
-    return new dev.jaxc.ir.Literal(new dev.jaxc.ir.Scalar.Float(0.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
-        dev.jaxc.ir.diag.Span.NONE);
+  private static Literal zero(DType d) {
+    return new Literal(new Scalar.Float(0.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
+        Span.NONE);
   }
 
   /**
