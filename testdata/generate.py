@@ -1656,6 +1656,34 @@ for _dt in (f32, f64):
                                           r.standard_normal((3, 8)).astype(dt)), dt=_dt),
          f"jnp.linalg.svd through sign-free invariants: square, tall batched, wide; values only; the 2-norm ({_dn})",
          _tol, x64=_dt == f64)
+for _dt in (f32, f64):
+    _dn, _tol = DT_NAME[_dt], ((5e-5, 5e-5) if _dt == f32 else (1e-11, 1e-11))
+
+    def _svd_unique(a):
+        # Where singular values repeat or vanish, the vectors are not unique: compare s, U·diag(s)·Vᴴ,
+        # the Gram matrices of U and Vᴴ (full and reduced), and the pseudo-inverse (unique).
+        u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+        uf, _, vtf = jnp.linalg.svd(a)
+        t = lambda x: jnp.swapaxes(x, -1, -2)
+        return s, u @ (s[..., None] * vt), t(u) @ u, vt @ t(vt), t(uf) @ uf, vtf @ t(vtf)
+
+    def _svd_hard_inputs(r, dt):
+        low = r.standard_normal((12, 3)) @ r.standard_normal((3, 9))  # rank 3
+        q, _ = np.linalg.qr(r.standard_normal((7, 7)))  # every singular value 1
+        u, _ = np.linalg.qr(r.standard_normal((10, 6)))
+        v, _ = np.linalg.qr(r.standard_normal((6, 6)))
+        graded = (u * np.logspace(0, -6, 6)) @ v.T  # singular values 1 … 1e-6
+        big = r.standard_normal((60, 40))
+        return (low.astype(dt), q.astype(dt), graded.astype(dt), np.ones((8, 5), dt), np.zeros((4, 3), dt), big.astype(dt))
+    case(f"linalg_svd_hard_{_dn}",
+         lambda low, q, graded, ones, zeros, big: (*_svd_unique(low), *_svd_unique(q), *_svd_unique(graded),
+                                                    *_svd_unique(ones), *_svd_unique(zeros), *_svd_unique(big),
+                                                    jnp.linalg.pinv(low), jnp.linalg.matrix_rank(low),
+                                                    jnp.linalg.svd(big.T, compute_uv=False)),
+         functools.partial(_svd_hard_inputs, dt=_dt),
+         f"jnp.linalg.svd of a rank-3 12x9, an orthogonal 7x7 (repeated values), a graded 10x6 (1 to 1e-6), ones, "
+         f"zeros and a 60x40, through invariants that are unique: s, U·S·Vᵀ, the Gram matrices; pinv, matrix_rank ({_dn})",
+         _tol, x64=_dt == f64)
 for _dt in (c64, np.complex128):
     _dn, _tol = ("c64", (5e-5, 5e-5)) if _dt == c64 else ("c128", (1e-11, 1e-11))
     _h = (lambda r, shape, dt: (lambda x: (x + np.conj(np.swapaxes(x, -1, -2))).astype(dt))(
@@ -2050,6 +2078,10 @@ def _mo_sum_value(x, y):
 
 case("reduce_multiout_sum_and_value", _mo_sum_value, lambda r: (N(r, (5000,)), N(r, (5000,))),
      "a sum and the value it sums, both returned", T32M)
+case("reduce_unit_kept_axis",
+     lambda x, y, z: (jnp.sum(x, axis=1), jnp.sum(y, axis=(0, 2)), jnp.prod(z, axis=(0,)), jnp.sum(x, axis=1, keepdims=True)),
+     lambda r: (N(r, (1, 100)), N(r, (3, 1, 70)), U(r, (40, 1), 0.9, 1.1)),
+     "float sums and a product in XLA's order to one result whose kept axes have size 1 (ptx: the one-warp window fold)")
 case("reduce_multiout_sum_small", _mo_sum_value, lambda r: (N(r, (1000,)), N(r, (1000,))),
      "a sum (XLA's tree order) and the value it sums, both returned", T32M)
 

@@ -411,67 +411,6 @@ def hessenberg(a):
     return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
 
 
-def svd(a, compute_uv, full_matrices=False):
-    """Singular values (descending) and, with compute_uv, the reduced U and Vᴴ of a real or complex
-    [m, n] (m ≥ n; the caller conjugate-transposes a wide one) by one-sided Jacobi rotations of the
-    columns (Hestenes), sweeps until every pair is orthogonal to eps (at most 30). A complex pair
-    first turns γ = x_pᴴ·x_q = |γ|·e^(iφ) real (column q times e^(−iφ)). Signs (phases) of the
-    singular vector pairs are the rotations' (JAX leaves them unspecified)."""
-    import jax.numpy as jnp
-    from jax import lax
-    m, n = a.shape
-    cplx = jnp.iscomplexobj(a)
-    eps = jnp.finfo(a.dtype).eps
-
-    def rotate(p, q, carry):
-        x, v, done = carry
-        xp, xq = x[:, p], x[:, q]
-        alpha = jnp.vdot(xp, xp, precision=lax.Precision.HIGHEST).real
-        beta = jnp.vdot(xq, xq, precision=lax.Precision.HIGHEST).real
-        gamma = jnp.vdot(xp, xq, precision=lax.Precision.HIGHEST)
-        g = jnp.abs(gamma) if cplx else gamma
-        act = jnp.abs(g) > eps * jnp.sqrt(alpha * beta)
-        zeta = jnp.where(act, (beta - alpha) / (2 * jnp.where(act, g, 1)), 0)
-        t = jnp.where(act, jnp.sign(zeta + (zeta == 0)) / (jnp.abs(zeta) + jnp.sqrt(1 + zeta * zeta)), 0)
-        c = 1 / jnp.sqrt(1 + t * t)
-        sn = c * t
-        vp, vq = v[:, p], v[:, q]
-        if cplx:
-            turn = jnp.conj(jnp.where(act, gamma / jnp.where(act, g, 1), 1))  # e^(−iφ)
-            xq, vq = xq * turn, vq * turn
-        x = x.at[:, p].set(c * xp - sn * xq).at[:, q].set(sn * xp + c * xq)
-        v = v.at[:, p].set(c * vp - sn * vq).at[:, q].set(sn * vp + c * vq)
-        return x, v, done & ~act
-
-    def sweep(carry):
-        x, v, _, k = carry
-
-        def row(p, c):
-            return lax.fori_loop(p + 1, n, lambda q, c2: rotate(p, q, c2), c)
-
-        x, v, done = lax.fori_loop(0, n - 1, row, (x, v, jnp.bool_(True)))
-        return x, v, done, k + 1
-
-    x, v, _, _ = lax.while_loop(lambda c: (~c[2]) & (c[3] < 30), sweep,
-                                (a, jnp.eye(n, dtype=a.dtype), jnp.bool_(False), jnp.int32(0)))
-    sv = jnp.sqrt(jnp.sum((jnp.abs(x) ** 2) if cplx else x * x, axis=0))
-    order = jnp.argsort(-sv)
-    sv = sv[order]
-    if not compute_uv:
-        return (sv,)
-    u = x[:, order] / jnp.where(sv > 0, sv, 1)[None, :].astype(a.dtype)
-    # U through Householder QR: its first n columns are U's up to the signs of R's diagonal (real,
-    # as LAPACK's reflectors make it; restored), the columns of zero singular values become
-    # orthonormal too, and the full U gets the rest of Q.
-    q, rr = qr(u, full_matrices=full_matrices)
-    sign = jnp.where(jnp.diagonal(rr).real < 0, -1, 1).astype(a.dtype)
-    if full_matrices:
-        sign = jnp.ones(m, a.dtype).at[:n].set(sign)
-    u = q * sign[None, :]
-    vh = v[:, order].T
-    return sv, u, jnp.conj(vh) if cplx else vh
-
-
 def write_linalg_jax():
     """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
     (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
@@ -565,10 +504,12 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
-        # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ.
+        # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ:
+        # bidiagonalisation and Golub–Reinsch QR sweeps (expansions_svd.py).
+        import expansions_svd as es
         if True:
             for form, uv, full in (("uv", True, False), ("uv_full", True, True), ("s", False, False)):
-                fn = partial(svd, compute_uv=uv, full_matrices=full)
+                fn = partial(es.svd, compute_uv=uv, full_matrices=full)
                 texts = [traced(fn, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"svd {tag}: the sizes are not free parameters of the trace")

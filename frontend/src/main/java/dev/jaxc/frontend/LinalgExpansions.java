@@ -504,10 +504,11 @@ final class LinalgExpansions {
   }
 
   /**
-   * svd of real and complex matrices: one-sided Jacobi (jaxc's own algorithm, written in JAX) on
-   * the tall form (a wide matrix conjugate-transposed, U and Vᴴ swapped back), singular values
-   * (real) descending, the vector pairs' signs or phases the rotations'; U (or, wide, Vᴴ) made
-   * orthonormal and, with full_matrices, completed through Householder QR. No subsets yet.
+   * svd of real and complex matrices (jaxc's own algorithm, written in JAX: testdata/expansions_svd.py)
+   * on the tall form (a wide matrix conjugate-transposed, U and Vᴴ swapped back): Householder
+   * bidiagonalisation as gebd2, then Golub–Reinsch QR sweeps on the real bidiagonal; singular values
+   * descending, the vector pairs' signs or phases the algorithm's; with full_matrices, U is the
+   * left reflectors' complete product. Subsets are refused, as JAX refuses them on CPU and GPU.
    */
   List<Atom> svd(Eqn e, List<Atom> ins, Emitter em) {
     ArrayType at = (ArrayType) ins.get(0).type();

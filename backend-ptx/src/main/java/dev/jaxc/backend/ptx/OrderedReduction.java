@@ -140,7 +140,8 @@ final class OrderedReduction {
     LLVMTypeRef part = ElementTypes.compute(ir, d);
     LLVMValueRef re = bc.shared("jaxc.red.windows", part, Math.toIntExact(w));
     LLVMValueRef im = d.isComplex() ? bc.shared("jaxc.red.windows", part, Math.toIntExact(w)) : null;
-    Index o = Index.of();
+    // One result: every kept axis (if any) has size 1.
+    Index o = Index.of(zeros(shape.length - reduced.length));
     bc.phase(t -> ir.loop(t, ir.i64(w), BlockCode.WARP, k -> {
       Value v = window(o, GpuReductions.unflatten(ir, k, windows));
       ir.store(im == null ? v.v() : v.re(), ir.gep(part, re, k), ElementTypes.partBytes(d));
