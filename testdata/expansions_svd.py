@@ -72,8 +72,8 @@ def _rotation(f, h):
     r = jnp.hypot(f, h)
     rs = jnp.where(r != 0, r, 1)
     c, s = jnp.where(r != 0, f / rs, 1), h / rs
-    n = jnp.hypot(c, s)
-    return c / n, s / n, r
+    inv = lax.rsqrt(c * c + s * s)  # |c|, |s| ≤ 1: no overflow, and near 1 when consistent
+    return c * inv, s * inv, r
 
 
 def _golub_reinsch(d, e, ut, vt, eps):

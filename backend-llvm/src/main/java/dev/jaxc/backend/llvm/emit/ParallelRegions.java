@@ -25,4 +25,12 @@ public interface ParallelRegions {
   default boolean flatIndex() {
     return false;
   }
+
+  /**
+   * The regions of a body that runs once per iteration of a sequential loop (while, scan): on the
+   * CPU they need more work to be split, since each iteration's data was just written by one core.
+   */
+  default ParallelRegions repeated() {
+    return this;
+  }
 }

@@ -7,6 +7,7 @@ import static org.bytedeco.llvm.global.LLVM.LLVMIntULT;
 import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.ElementTypes;
 import dev.jaxc.backend.llvm.emit.Ir;
+import dev.jaxc.backend.llvm.emit.ParallelRegions;
 import dev.jaxc.backend.llvm.plan.Buffer;
 import dev.jaxc.backend.llvm.plan.Plan;
 import dev.jaxc.ir.Atom;
@@ -41,8 +42,14 @@ final class ControlFlowBodies {
    * Output k} at {@code outputs[k]}; its temporaries are in the shared workspace.
    */
   void run(Plan body, List<LLVMValueRef> inputs, List<LLVMValueRef> outputs) {
+    run(body, inputs, outputs, false);
+  }
+
+  /** {@link #run}; {@code repeated}: the body runs once per iteration of a loop. */
+  void run(Plan body, List<LLVMValueRef> inputs, List<LLVMValueRef> outputs, boolean repeated) {
     Function<Buffer, LLVMValueRef> outer = cx.bases();
-    new ScheduleEmitter(ir, body, cx.loops().parallel(), b -> {
+    ParallelRegions regions = repeated ? cx.loops().parallel().repeated() : cx.loops().parallel();
+    new ScheduleEmitter(ir, body, regions, b -> {
       if (b instanceof Buffer.Input i) {
         LLVMValueRef p = inputs.get(i.index());
         if (p == null) throw new IllegalStateException("body input " + i.index() + " is a substituted literal");

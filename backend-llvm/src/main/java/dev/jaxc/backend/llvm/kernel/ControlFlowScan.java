@@ -67,7 +67,7 @@ final class ControlFlowScan {
       }
       LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
       List<LLVMValueRef> in = ControlFlowBodies.concat(consts, cur, slices(ir, xs, xSlices, t));
-      bodies.run(s.body(), in, ControlFlowBodies.concat(next, slices(ir, ys, ySlices, t)));
+      bodies.run(s.body(), in, ControlFlowBodies.concat(next, slices(ir, ys, ySlices, t)), true);
     });
   }
 

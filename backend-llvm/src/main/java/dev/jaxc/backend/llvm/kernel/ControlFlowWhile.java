@@ -64,14 +64,14 @@ final class ControlFlowWhile {
         next.set(k, results.get(k));
       }
     }
-    bodies.run(w.cond(), ControlFlowBodies.concat(condConsts, cur), List.of(pred));
+    bodies.run(w.cond(), ControlFlowBodies.concat(condConsts, cur), List.of(pred), true);
     LLVMValueRef go = w.batched()
         ? bodies.any(pred, predType.shape().elementCount())
         : cx.access().load(pred, predType, Index.SCALAR).v();
     ir.condBr(go, body, exit);
 
     ir.at(body);
-    bodies.run(w.body(), ControlFlowBodies.concat(bodyConsts, cur), next);
+    bodies.run(w.body(), ControlFlowBodies.concat(bodyConsts, cur), next, true);
     if (restores) {
       for (int k = 0; k < results.size(); k++) bodies.keepWhereFalse(pred, predType, types.get(k), cur.get(k), next.get(k));
     }

@@ -35,6 +35,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 public final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
   static final int TILE = 64;
+  /** Partial sums per output element in the dot form (two AVX-512 vectors of f32). */
+  static final int DOT_LANES = 32;
 
   /**
    * One operand element as the accumulation reads it. {@code valid} (an {@code i1}, or null for
@@ -73,6 +75,15 @@ public final class GemmCore {
      */
     default LLVMValueRef rowMajorKN() {
       return null;
+    }
+
+    /**
+     * Whether the operand's memory-minor axis is the last reduction axis (consecutive k, adjacent
+     * elements): then an output axis that only this operand reads strides through memory, and
+     * the nest sums each output element along k instead ({@link Nest#dotForm}).
+     */
+    default boolean minorAlongReduction() {
+      return false;
     }
   }
 
@@ -126,6 +137,10 @@ public final class GemmCore {
      * split across threads along the first of these longer than 1; each thread has its own tiles.
      */
     void emit() {
+      if (dotForm()) {
+        emitDots();
+        return;
+      }
       long extent = scalar ? 1 : s.out()[inner];
       int tile = (int) Math.min(TILE, extent);
       long full = extent / tile;
@@ -155,6 +170,80 @@ public final class GemmCore {
           ir.at(done);
         }
       });
+    }
+
+    /**
+     * Whether each output element is better summed along k on its own: a matrix-vector product
+     * whose matrix is read along its rows (the innermost output axis read by one operand only,
+     * which is k-minor, over a reduction of at least {@link #DOT_LANES} along its last axis).
+     * Summing a chunk of outputs together would read that operand with a stride of a whole row
+     * per element (gathers); along k both operands are read with unit stride.
+     */
+    private boolean dotForm() {
+      if (scalar || single || !(s.acc() instanceof GemmAccumulator.Plain)) return false;
+      long[] red = s.red();
+      if (red.length == 0 || red[red.length - 1] < DOT_LANES) return false;
+      GemmCore.Operand varying = aVaries && !bVaries ? s.a() : bVaries && !aVaries ? s.b() : null;
+      return varying != null && varying.minorAlongReduction();
+    }
+
+    /**
+     * Every output element (threads over the first outer axis) summed along k in
+     * {@link #DOT_LANES} partial sums, lane l taking the k ≡ l (mod lanes) terms of the last
+     * reduction axis in order (a loop LLVM vectorises), then the lanes folded in order: a fixed
+     * order on any number of threads.
+     */
+    private void emitDots() {
+      long[] red = s.red();
+      int last = red.length - 1;
+      long kn = red[last];
+      long full = kn / DOT_LANES;
+      int rest = (int) (kn % DOT_LANES);
+      long[] outerRed = Arrays.copyOf(red, last);
+      long work = product(s.out()) * product(red);
+      GemmAccumulator acc = s.acc();
+      loops.forEachParallel(s.out(), work, 1, o -> {
+        for (LLVMTypeRef t : acc.slots()) tiles.add(ir.entryAlloca(LLVMArrayType2(t, DOT_LANES), 64));
+        List<LLVMValueRef> zero = acc.zero();
+        forChunk(DOT_LANES, l -> {
+          for (int k = 0; k < tiles.size(); k++) ir.store(zero.get(k), slot(k, l), align(k));
+        });
+        loops.forEach(outerRed, r -> {
+          if (full > 0) counted(ir.i64(full), q -> forChunk(DOT_LANES, l -> addTerm(o, r, ir.add(ir.mul(q, ir.i64(DOT_LANES)), l), l)));
+          if (rest > 0) forChunk(rest, l -> addTerm(o, r, ir.add(ir.i64(full * DOT_LANES), l), l));
+        });
+        List<LLVMValueRef> total = load(ir.i64(0));
+        for (int l = 1; l < DOT_LANES; l++) total = combine(total, load(ir.i64(l)));
+        s.store().at(o, acc.finish(total));
+      });
+    }
+
+    /** Lane {@code lane} += the term at output o, outer reduction index r, last reduction index k. */
+    private void addTerm(Index o, Index r, LLVMValueRef k, LLVMValueRef lane) {
+      List<LLVMValueRef> d = new ArrayList<>(r.dims());
+      d.add(k);
+      Index red = new Index(d);
+      Term a = s.a().at(o, red);
+      Term b = s.b().at(o, red);
+      List<LLVMValueRef> cur = load(lane);
+      List<LLVMValueRef> next = s.acc().step(cur, a.value(), b.value());
+      LLVMValueRef valid = and(a.valid(), b.valid());
+      for (int t = 0; t < tiles.size(); t++) {
+        LLVMValueRef v = valid == null ? next.get(t) : ir.select(valid, next.get(t), cur.get(t));
+        ir.store(v, slot(t, lane), align(t));
+      }
+    }
+
+    /** Two partial sums of the accumulation's slots added. */
+    private List<LLVMValueRef> combine(List<LLVMValueRef> x, List<LLVMValueRef> y) {
+      List<LLVMValueRef> r = new ArrayList<>();
+      for (int t = 0; t < x.size(); t++) {
+        LLVMTypeRef ty = s.acc().slots().get(t);
+        boolean real = LLVMGetTypeKind(ty) == LLVMFloatTypeKind || LLVMGetTypeKind(ty) == LLVMDoubleTypeKind;
+        boolean bool = !real && LLVMGetIntTypeWidth(ty) == 1;
+        r.add(real ? ir.fadd(x.get(t), y.get(t)) : bool ? ir.or(x.get(t), y.get(t)) : ir.add(x.get(t), y.get(t)));
+      }
+      return r;
     }
 
     /** Output elements {@code start} to {@code start + len} of the innermost axis. */

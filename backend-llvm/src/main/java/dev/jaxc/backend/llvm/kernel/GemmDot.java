@@ -96,6 +96,11 @@ final class GemmDot {
       public LLVMValueRef rowMajorKN() {
         return base.get();
       }
+
+      @Override
+      public boolean minorAlongReduction() {
+        return op.minorAlongReduction();
+      }
     };
   }
 
@@ -126,6 +131,11 @@ final class GemmDot {
       public boolean reads(int axis) {
         for (int i : fromOut) if (i == axis) return true;
         return false;
+      }
+
+      @Override
+      public boolean minorAlongReduction() {
+        return rank > 0 && contract.length > 0 && fromRed[rank - 1] == contract.length - 1;
       }
     };
   }
