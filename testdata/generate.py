@@ -474,7 +474,6 @@ def write_index():
 
 
 NOT_INCLUDED = [
-    ("jnp.linalg.eig, jax.scipy.linalg.schur / hessenberg", "not compiled by jaxc yet (issue 10)"),
     ("jax.debug.print / pure_callback / io_callback", "host callbacks cannot be compiled ahead of time"),
     ("key<fry> / float0 values as case inputs or outputs", "cannot be stored in .npz (typed keys appear only inside "
      "jaxprs; raw uint32[2] keys are used as inputs)"),
@@ -1763,6 +1762,23 @@ for _dt, _dn in ((f32, "f32"), (c64, "c64")):
          f"triangular_solve of a 132×132 matrix by blocks (64, 64, 4: unblocked diagonal blocks, GEMM updates of the rows "
          f"below): left lower, left upper transposed unit, right lower conjugate-transposed, right upper unit ({_dn})",
          (2e-5, 2e-5))
+for _dt, _dn in ((f32, "f32"), (c64, "c64")):
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_qr_blocked_tall_{_dn}",
+         lambda a, b, c: (lambda q, rr, qf, rf: (jnp.diagonal(rr), q @ b, jnp.conj(q.T) @ c, rr @ b, qf @ c,
+                                                 jnp.diagonal(rf)))(*jnp.linalg.qr(a), *jnp.linalg.qr(a, mode="complete")),
+         functools.partial(lambda r, dt: (_g(r, (140, 131), dt), _g(r, (131,), dt), _g(r, (140,), dt)), dt=_dt),
+         f"qr of a 140×131 matrix by panels (64, 64, 3: unblocked geqrf panels, larft, GEMM updates; Q by blocks from "
+         f"the last), reduced and complete, LAPACK's signs: R's diagonal, Q·b, Qᴴ·c, R·b, the complete Q·c ({_dn})",
+         (1e-4, 1e-4))
+    case(f"linalg_qr_blocked_wide_{_dn}",
+         lambda a, b, c: (lambda q, rr: (jnp.diagonal(rr), q @ c, rr @ b, jnp.sum(jnp.abs(rr), axis=0)))(*jnp.linalg.qr(a)),
+         functools.partial(lambda r, dt: (_g(r, (131, 140), dt), _g(r, (140,), dt), _g(r, (131,), dt)), dt=_dt),
+         f"qr of a wide 131×140 matrix by panels: the 9 columns past the last panel are R rows only ({_dn})", (1e-4, 1e-4))
+    case(f"linalg_geqrf_blocked_{_dn}",
+         lambda a, b: (lambda x, t: (t, jnp.diagonal(x), x @ b, lax.linalg.householder_product(x, t) @ b))(*_la.geqrf(a)),
+         functools.partial(lambda r, dt: (_g(r, (136, 130), dt), _g(r, (130,), dt)), dt=_dt),
+         f"geqrf (the packed factor and τs) and householder_product of 130 reflectors, by panels ({_dn})", (1e-4, 1e-4))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

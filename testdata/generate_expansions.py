@@ -385,6 +385,27 @@ def householder_product(a, taus):
     return _reflectors_applied(a, taus, jnp.eye(m, n, dtype=a.dtype))
 
 
+def larft(a, taus):
+    """dlarft (forward, columnwise) of the k reflectors packed below the diagonal of a [m, k]
+    (m ≥ k): V (unit lower trapezoidal) and the upper triangular T with H₁H₂…H_k = I − V·T·Vᴴ,
+    column i of T being −τ_i·T[:i, :i]·(V[:, :i]ᴴ·v_i) above τ_i. The blocked QR applies a panel's
+    reflectors to the trailing matrix through V and T as matrix products."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, k = a.shape
+    rows = jnp.arange(m)[:, None]
+    cols = jnp.arange(k)
+    v = jnp.where(rows > cols[None, :], a, jnp.where(rows == cols[None, :], 1, 0)).astype(a.dtype)
+    s = jnp.dot(jnp.conj(v).T, v, precision=lax.Precision.HIGHEST)
+
+    def column(i, t):
+        before = cols < i
+        col = -taus[i] * jnp.dot(t, jnp.where(before, s[:, i], 0), precision=lax.Precision.HIGHEST)
+        return t.at[:, i].set(jnp.where(before, col, jnp.where(cols == i, taus[i], 0)))
+
+    return v, lax.fori_loop(0, k, column, jnp.zeros((k, k), a.dtype))
+
+
 def hessenberg(a):
     """gehrd of a [n, n] as LAPACK's gehd2: reflector j (dlarfg/zlarfg on column j from row j + 1)
     applied from the right to all rows, then its adjoint from the left to the columns after j;
@@ -481,6 +502,10 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"householder_product {tag}: the sizes are not free parameters of the trace")
         (OUT / f"householder_product_{tag}.jaxpr").write_text(texts[0] + "\n")
+        texts = [traced(larft, [(b, m, k), (b, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"larft {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"larft_{tag}.jaxpr").write_text(texts[0] + "\n")
         texts = [traced(hessenberg, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"hessenberg {tag}: the sizes are not free parameters of the trace")

@@ -262,6 +262,16 @@ final class LinalgExpansions {
     for (int i = 0; i < r - 2; i++) batch *= a[i];
     boolean full = e.params().getBool("full_matrices", true);
     boolean tall = m >= n;
+    if (Math.min(m, n) > 2 * BlockedQr.BLOCK) {
+      long k = Math.min(m, n);
+      Atom x = flat(ins.get(0), Shape.of(batch, m, n), em);
+      BlockedQr.Pieces pieces = qrPieces(batch, d, em);
+      List<Atom> f = BlockedQr.geqrf(x, batch, m, n, d, em, pieces);
+      long qcols = full ? m : k;
+      Atom q = BlockedQr.orgqr(f.get(0), f.get(1), batch, m, k, qcols, d, em, pieces);
+      Atom top = qcols == m ? f.get(0) : em.slice(f.get(0), new long[] {0, 0, 0}, new long[] {batch, qcols, n});
+      return asResults(e, em, new ArrayList<>(List.of(q, BlockedQr.upper(top, batch, qcols, n, d, em))));
+    }
     String name = "qr_" + (tall ? "tall" : "wide") + "_" + (full ? "full" : "reduced") + "_" + d.shortName();
     Jaxpr body = templates.instance(name, d == DType.F64 || d == DType.C128, laPairs(batch, tall ? m : n, tall ? n : m));
     Shape flat = Shape.of(batch, m, n);
@@ -286,9 +296,11 @@ final class LinalgExpansions {
     long n = a[r - 1];
     long batch = batch(a);
     boolean tall = m >= n;
+    Atom x = flat(ins.get(0), Shape.of(batch, m, n), em);
+    if (Math.min(m, n) > 2 * BlockedQr.BLOCK)
+      return asResults(e, em, new ArrayList<>(BlockedQr.geqrf(x, batch, m, n, d, em, qrPieces(batch, d, em))));
     Jaxpr body = templates.instance("geqrf_" + (tall ? "tall" : "wide") + "_" + d.shortName(), x64(d),
         laPairs(batch, tall ? m : n, tall ? n : m));
-    Atom x = flat(ins.get(0), Shape.of(batch, m, n), em);
     List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, m, n))), em.fresh(new ArrayType(d, Shape.of(batch, Math.min(m, n)))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("geqrf"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
     return asResults(e, em, new ArrayList<>(ys));
@@ -311,12 +323,37 @@ final class LinalgExpansions {
     long[] ts = ((ArrayType) ins.get(1).type()).shape().sizes();
     long k = ts[ts.length - 1];
     Atom taus = flat(ins.get(1), Shape.of(batch, k), em);
+    if (k > 2 * BlockedQr.BLOCK) {
+      Atom q = BlockedQr.orgqr(flat(ins.get(0), Shape.of(batch, m, n), em), taus, batch, m, k, n, d, em, qrPieces(batch, d, em));
+      return asResults(e, em, new ArrayList<>(List.of(q)));
+    }
     if (k < n) taus = em.concatenate(1, taus, em.broadcastInDim(em.convert(zero(d), d), Shape.of(batch, n - k)));
     Jaxpr body = templates.instance("householder_product_" + d.shortName(), x64(d), laPairs(batch, m, n));
     Var q = em.fresh(new ArrayType(d, Shape.of(batch, m, n)));
     em.add(List.of(q), "jit", Emitter.params("name", new ParamValue.Str("householder_product"), "jaxpr",
         new ParamValue.JaxprValue(body)), List.of(flat(ins.get(0), Shape.of(batch, m, n), em), taus));
     return asResults(e, em, new ArrayList<>(List.of(q)));
+  }
+
+  /** The recorded panel pieces of {@link BlockedQr}: unblocked geqrf and larft. */
+  private BlockedQr.Pieces qrPieces(long batch, DType d, Emitter em) {
+    return new BlockedQr.Pieces() {
+      @Override
+      public List<Atom> panel(Atom x, long rows, long cols) {
+        Jaxpr body = templates.instance("geqrf_tall_" + d.shortName(), x64(d), laPairs(batch, rows, cols));
+        List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, rows, cols))), em.fresh(new ArrayType(d, Shape.of(batch, cols))));
+        em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("geqrf"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+        return new ArrayList<>(ys);
+      }
+
+      @Override
+      public List<Atom> larft(Atom packed, Atom taus, long rows, long cols) {
+        Jaxpr body = templates.instance("larft_" + d.shortName(), x64(d), laPairs(batch, rows, cols));
+        List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, rows, cols))), em.fresh(new ArrayType(d, Shape.of(batch, cols, cols))));
+        em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("larft"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(packed, taus));
+        return new ArrayList<>(ys);
+      }
+    };
   }
 
   /**
