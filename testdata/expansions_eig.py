@@ -86,8 +86,9 @@ def complex_schur(h, z):
         h = h.at[k].set(c * rk + s * rk1).at[k + 1].set(-jnp.conj(s) * rk + c * rk1)
         ck, ck1 = h[:, k], h[:, k + 1]
         h = h.at[:, k].set(c * ck + jnp.conj(s) * ck1).at[:, k + 1].set(-s * ck + c * ck1)
-        zk, zk1 = z[:, k], z[:, k + 1]
-        z = z.at[:, k].set(c * zk + jnp.conj(s) * zk1).at[:, k + 1].set(-s * zk + c * zk1)
+        # z holds Zᵀ (Schur vectors as rows): the rotation combines two contiguous rows.
+        zk, zk1 = z[k], z[k + 1]
+        z = z.at[k].set(c * zk + jnp.conj(s) * zk1).at[k + 1].set(-s * zk + c * zk1)
         return h, z
 
     def givens(x, y):
@@ -133,8 +134,8 @@ def complex_schur(h, z):
 
         return lax.cond(l == hi, deflate, sweep, (h, z, hi, its))
 
-    h, z = _deflating_qr(h, z, _cabs1, step)
-    return jnp.triu(h), z
+    h, zt = _deflating_qr(h, z.T, _cabs1, step)
+    return jnp.triu(h), zt.T
 
 
 def _triangular_eigenvectors(t, w):
@@ -297,9 +298,10 @@ def real_schur(h, z):
         cols = h.at[:, idx].get(mode="clip")
         cols = cols - f * jnp.dot(cols, v, precision=HI)[:, None] * v[None, :]
         h = h.at[:, idx].set(cols, mode="drop")
-        zc = z.at[:, idx].get(mode="clip")
-        zc = zc - f * jnp.dot(zc, v, precision=HI)[:, None] * v[None, :]
-        return h, z.at[:, idx].set(zc, mode="drop")
+        # z holds Zᵀ: the reflector combines `size` contiguous rows.
+        zr = z.at[idx].get(mode="clip")
+        zr = zr - f * v[:, None] * jnp.dot(v, zr, precision=HI)[None, :]
+        return h, z.at[idx].set(zr, mode="drop")
 
     def step(h, z, hi, its, l):
         def one(args):
@@ -315,8 +317,8 @@ def real_schur(h, z):
             c1, c2 = h[:, i - 1], h[:, i]
             h = h.at[:, i - 1].set(cs * c1 + sn * c2).at[:, i].set(cs * c2 - sn * c1)
             h = h.at[i - 1, i - 1].set(aa).at[i - 1, i].set(bb).at[i, i - 1].set(cc).at[i, i].set(dd)
-            z1, z2 = z[:, i - 1], z[:, i]
-            z = z.at[:, i - 1].set(cs * z1 + sn * z2).at[:, i].set(cs * z2 - sn * z1)
+            z1, z2 = z[i - 1], z[i]
+            z = z.at[i - 1].set(cs * z1 + sn * z2).at[i].set(cs * z2 - sn * z1)
             return h, z, hi - 2, jnp.int32(0)
 
         def sweep(args):
@@ -352,7 +354,8 @@ def real_schur(h, z):
         branch = jnp.where(l == hi, 0, jnp.where(l == hi - 1, 1, 2))
         return lax.switch(branch, (one, two, sweep), (h, z, hi, its))
 
-    h, z = _deflating_qr(h, z, jnp.abs, step)
+    h, zt = _deflating_qr(h, z.T, jnp.abs, step)
+    z = zt.T
     # Below the quasi-triangle: zeros (the subdiagonal holds only the 2×2 blocks' entries).
     rows = ks[:, None]
     cols = ks[None, :]
@@ -398,12 +401,13 @@ def _rsf2csf(t, z, w, first):
         t = t.at[mm - 1].set(jnp.conj(c) * r1 + s * r2).at[mm].set(-s * r1 + c * r2)
         c1, c2 = t[:, mm - 1], t[:, mm]
         t = t.at[:, mm - 1].set(c * c1 + jnp.conj(s) * c2).at[:, mm].set(-s * c1 + jnp.conj(c) * c2)
-        z1, z2 = z[:, mm - 1], z[:, mm]
-        z = z.at[:, mm - 1].set(c * z1 + jnp.conj(s) * z2).at[:, mm].set(-s * z1 + jnp.conj(c) * z2)
+        z1, z2 = z[mm - 1], z[mm]  # z holds Zᵀ: rows
+        z = z.at[mm - 1].set(c * z1 + jnp.conj(s) * z2).at[mm].set(-s * z1 + jnp.conj(c) * z2)
         t = t.at[mm, mm - 1].set(jnp.where(on, 0, t[mm, mm - 1]))
         return t, z
 
-    ct, cz = lax.fori_loop(0, n, block, (ct, cz))
+    ct, czt = lax.fori_loop(0, n, block, (ct, cz.T))
+    cz = czt.T
     rows = ks[:, None]
     cols = ks[None, :]
     ct = jnp.where(rows == cols, w[None, :], jnp.where(rows < cols, ct, 0))
@@ -499,9 +503,10 @@ def eigh_tridiagonal(a, lower):
                 p2 = s2 * r2
                 d = d.at[i + 1].set(jnp.where(go, g2 + p2, d[i + 1]))
                 g3 = c3 * r2 - b
-                zi, zi1 = z[:, i], z[:, i + 1]
+                # z holds the eigenvectors as rows (Zᵀ): a rotation combines two contiguous rows.
+                zi, zi1 = z[i], z[i + 1]
                 s2z, c3z = jnp.where(go, s2, 0).astype(z.dtype), jnp.where(go, c3, 1).astype(z.dtype)
-                z = z.at[:, i + 1].set(s2z * zi + c3z * zi1).at[:, i].set(c3z * zi - s2z * zi1)
+                z = z.at[i + 1].set(s2z * zi + c3z * zi1).at[i].set(c3z * zi - s2z * zi1)
                 return (d, e, z, jnp.where(go, s2, s), jnp.where(go, c3, cc), jnp.where(go, p2, p),
                         jnp.where(go, g3, g), broken | zero)
 
@@ -517,6 +522,6 @@ def eigh_tridiagonal(a, lower):
         d, e, z, _, _ = lax.while_loop(cond, sweep, (d, e, z, jnp.int32(0), jnp.int32(n)))
         return d, e, z
 
-    d, e, z = lax.fori_loop(0, n, eigenvalue, (d, e, z))
+    d, e, z = lax.fori_loop(0, n, eigenvalue, (d, e, z.T))
     order = jnp.argsort(d)
-    return z[:, order], d[order]
+    return z[order].T, d[order]
