@@ -2836,22 +2836,23 @@ def _rn(name, fn, gen, desc, tol=T32T, x64=False):
 
 _rn("gamma_f32", lambda k, a: (jax.random.gamma(k, a), jax.random.gamma(k, 2.5, (7,))),
     lambda r: (_key(20), U(r, (3, 4), 0.05, 6.0)),
-    "jax.random.gamma (random_gamma: Marsaglia-Tsang rejection in vmapped while loops, threefry keys)", T32S)
+    "jax.random.gamma (random_gamma: Marsaglia-Tsang rejection in vmapped while loops, threefry keys); within "
+    "1e-6, not bit for bit: XLA:CPU's own f32 log differs between a loop's vector lanes and its scalar remainder", T32)
 _rn("gamma_f64", lambda k, a: jax.random.gamma(k, a, dtype=f64), lambda r: (_key(21), U(r, (9,), 0.05, 6.0, dt=f64)),
     "jax.random.gamma in f64", (1e-9, 1e-10), x64=True)
 _rn("gamma_bf16", lambda k, a: jax.random.gamma(k, a, dtype=bf16), lambda r: (_key(22), U(r, (8,), 0.2, 5.0, dt=bf16)),
     "jax.random.gamma in bf16 (computed in bf16, as its lowering traces it)", (2e-2, 2e-2))
 _rn("loggamma", lambda k, a: jax.random.loggamma(k, a), lambda r: (_key(23), U(r, (10,), 0.01, 3.0)),
-    "jax.random.loggamma (random_gamma with log_space)", T32S)
+    "jax.random.loggamma (random_gamma with log_space)", T32)
 _rn("gamma_vmap_keys", jax.vmap(lambda k, a: jax.random.gamma(k, a, (5,))),
     lambda r: (np.stack([_key(30 + i) for i in range(4)]), U(r, (4,), 0.3, 4.0)),
-    "vmap of jax.random.gamma over 4 keys (random_gamma with a batch of keys, each split 5 ways)", T32S)
+    "vmap of jax.random.gamma over 4 keys (random_gamma with a batch of keys, each split 5 ways)", T32)
 _rn("poisson", lambda k, lam: (jax.random.poisson(k, lam), jax.random.poisson(k, 40.0, (6,))),
     lambda r: (_key(25), U(r, (8,), 0.1, 12.0)),
     "jax.random.poisson: Knuth's product for small rates, transformed rejection for large (while loops)", EXACT)
 _rn("beta_dirichlet", lambda k, a, b, al: (jax.random.beta(k, a, b), jax.random.dirichlet(k, al, (3,))),
     lambda r: (_key(24), U(r, (6,), 0.5, 4.0), U(r, (6,), 0.5, 4.0), U(r, (4,), 0.5, 3.0)),
-    "jax.random.beta and dirichlet (built on random_gamma)", T32S)
+    "jax.random.beta and dirichlet (built on random_gamma)", T32)
 def _rbg(alg, shapes_dtypes):
     def fn(k):
         outs = []
