@@ -448,9 +448,42 @@ def schur_real(a, vectors):
     return (t, z) if vectors else (t,)
 
 
+def _tridiagonalise(a):
+    """hetd2 (lower) of the Hermitian a [n, n]: T = Qᴴ A Q real symmetric tridiagonal, returned as
+    its diagonal d and subdiagonal e (e[n − 1] = 0), with Q. Reflector i (dlarfg/zlarfg on column
+    i from row i + 1) updates the trailing block by one product x = τ·A·v and one rank-2 update
+    A − v·wᴴ − w·vᴴ (w = x − ½τ(xᴴv)·v): half the passes of the general Hessenberg reduction,
+    which applies H from the left and from the right separately."""
+    import generate_expansions as g
+    n = a.shape[0]
+    real_dt = jnp.real(a).dtype
+    rows = jnp.arange(n)
+    if n <= 1:
+        return jnp.real(jnp.diagonal(a)).astype(real_dt), jnp.zeros(n, real_dt), jnp.eye(n, dtype=a.dtype)
+
+    def step(i, carry):
+        x, d, e, taus = carry
+        col = x[:, i]
+        alpha, beta, tau, v, trivial = g._larfg(col, i + 1, rows, a.dtype)
+        xv = tau * jnp.dot(x, v, precision=HI)
+        w = xv - 0.5 * tau * jnp.vdot(xv, v, precision=HI) * v
+        trailing = (rows > i)[:, None] & (rows > i)[None, :]
+        x = jnp.where(trailing, x - v[:, None] * jnp.conj(w)[None, :] - w[:, None] * jnp.conj(v)[None, :], x)
+        d = d.at[i].set(jnp.real(x[i, i]).astype(real_dt))
+        e = e.at[i].set(jnp.where(trivial, jnp.real(alpha), beta).astype(real_dt))
+        # The packed reflector below the subdiagonal, as gehrd leaves it (for Q).
+        x = x.at[:, i].set(jnp.where(rows > i + 1, v, col))
+        return x, d, e, taus.at[i].set(tau)
+
+    zeros = jnp.zeros(n, real_dt)
+    x, d, e, taus = lax.fori_loop(0, n - 1, step, (a, zeros, zeros, jnp.zeros(n - 1, a.dtype)))
+    d = d.at[n - 1].set(jnp.real(x[n - 1, n - 1]).astype(real_dt))
+    return d, e.at[n - 1].set(0), _accumulated_q(x, taus)
+
+
 def eigh_tridiagonal(a, lower):
     """eigh as LAPACK's heev: the Hermitian matrix in a's lower (or upper) triangle reduced to a
-    real symmetric tridiagonal T = Qᴴ A Q (gehd2's reflectors: the subdiagonal entries are the
+    real symmetric tridiagonal T = Qᴴ A Q (hetd2's reflectors: the subdiagonal entries are the
     reflectors' real β), then the implicit QL algorithm with Wilkinson shifts on T (EISPACK's
     tql2, at most 30 sweeps per eigenvalue) with the rotations accumulated into Q; eigenvalues
     ascending, eigenvectors the columns of Q·Z (signs or phases the algorithm's)."""
@@ -462,10 +495,8 @@ def eigh_tridiagonal(a, lower):
     tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
     half = jnp.where(tri, a, 0)
     a = half + jnp.where(idx[:, None] == idx[None, :], 0, jnp.conj(half.T) if cplx else half.T)
-    h, z = _hessenberg_with_q(a)
-    d = jnp.real(jnp.diagonal(h)).astype(real_dt)
     # e[i] couples i and i + 1; e[n − 1] = 0.
-    e = jnp.concatenate([jnp.real(jnp.diagonal(h, -1)).astype(real_dt), jnp.zeros(1, real_dt)])
+    d, e, z = _tridiagonalise(a)
 
     def find_m(d, e, l):
         dn = jnp.concatenate([d[1:], jnp.zeros(1, real_dt)])
@@ -485,7 +516,7 @@ def eigh_tridiagonal(a, lower):
             g = d[m] - d[l] + e[l] / (g + _sign(r, g))
 
             def rotation(j, c2):
-                d, e, z, s, cc, p, g, broken = c2
+                d, e, z, cur, s, cc, p, g, broken = c2
                 i = m - 1 - (j - l)
                 f = s * e[i]
                 b = cc * e[i]
@@ -503,16 +534,21 @@ def eigh_tridiagonal(a, lower):
                 p2 = s2 * r2
                 d = d.at[i + 1].set(jnp.where(go, g2 + p2, d[i + 1]))
                 g3 = c3 * r2 - b
-                # z holds the eigenvectors as rows (Zᵀ): a rotation combines two contiguous rows.
-                zi, zi1 = z[i], z[i + 1]
+                # z holds the eigenvectors as rows (Zᵀ); the sweep's rotations run down the rows
+                # i + 1, i, …: row i + 1 (carried, cur) is final once rotated with row i, which
+                # is read once and carried on. One row read and one written per rotation.
+                zi = z[i]
                 s2z, c3z = jnp.where(go, s2, 0).astype(z.dtype), jnp.where(go, c3, 1).astype(z.dtype)
-                z = z.at[i + 1].set(s2z * zi + c3z * zi1).at[i].set(c3z * zi - s2z * zi1)
-                return (d, e, z, jnp.where(go, s2, s), jnp.where(go, c3, cc), jnp.where(go, p2, p),
+                z = z.at[i + 1].set(s2z * zi + c3z * cur)
+                cur = c3z * zi - s2z * cur
+                return (d, e, z, cur, jnp.where(go, s2, s), jnp.where(go, c3, cc), jnp.where(go, p2, p),
                         jnp.where(go, g3, g), broken | zero)
 
             one = jnp.ones((), real_dt)
             zero = jnp.zeros((), real_dt)
-            d, e, z, s, cc, p, g, broken = lax.fori_loop(l, m, rotation, (d, e, z, one, one, zero, g, jnp.bool_(False)))
+            d, e, z, cur, s, cc, p, g, broken = lax.fori_loop(l, m, rotation,
+                                                              (d, e, z, z[m], one, one, zero, g, jnp.bool_(False)))
+            z = z.at[l].set(cur)
             d = d.at[l].set(jnp.where(broken, d[l], d[l] - p))
             e = e.at[l].set(jnp.where(broken, e[l], g))
             e = e.at[m].set(jnp.where(broken, e[m], 0))

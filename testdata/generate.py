@@ -1779,6 +1779,26 @@ for _dt, _dn in ((f32, "f32"), (c64, "c64")):
          lambda a, b: (lambda x, t: (t, jnp.diagonal(x), x @ b, lax.linalg.householder_product(x, t) @ b))(*_la.geqrf(a)),
          functools.partial(lambda r, dt: (_g(r, (136, 130), dt), _g(r, (130,), dt)), dt=_dt),
          f"geqrf (the packed factor and τs) and householder_product of 130 reflectors, by panels ({_dn})", (1e-4, 1e-4))
+for _dt, _dn in ((f32, "f32"), (c64, "c64"), (np.complex128, "c128")):
+    def _eigh_big_inputs(r, dt):
+        cplx = np.dtype(dt).kind == "c"
+        x = r.standard_normal((90, 90)) + (1j * r.standard_normal((90, 90)) if cplx else 0)
+        q, _ = np.linalg.qr(r.standard_normal((40, 40)) + (1j * r.standard_normal((40, 40)) if cplx else 0))
+        clustered = (q * np.repeat([1.0, 1.0 + 1e-6, 2.0, -3.0], 10)) @ np.conj(q.T)  # eigenvalues in clusters of 10
+        return ((x + np.conj(x.T)).astype(dt), ((clustered + np.conj(clustered.T)) / 2).astype(dt),
+                r.standard_normal(90).astype(dt), r.standard_normal(40).astype(dt))
+
+    def _eigh_summary(a, b):
+        w, v = jnp.linalg.eigh(a)
+        vh = jnp.conj(v.T)
+        return w, v @ (w * (vh @ b)), jnp.diagonal(vh @ v).real, jnp.sum(jnp.abs(v) ** 2, axis=1)
+    case(f"linalg_eigh_large_{_dn}",
+         lambda a, c, b, d: (*_eigh_summary(a, b), *_eigh_summary(c, d), jnp.linalg.eigvalsh(a, UPLO="U")),
+         functools.partial(_eigh_big_inputs, dt=_dt),
+         f"eigh of a 90×90 Hermitian matrix and of a 40×40 one with eigenvalues in clusters of 10 (two 1e-6 apart): "
+         f"eigenvalues, V·diag(w)·Vᴴ·b, the diagonal of VᴴV and the rows' norms of V (phase-free) ({_dn}); "
+         f"V·diag(w)·Vᴴ·b has entries to 40 whose sums cancel, hence the absolute tolerance",
+         (2e-5, 3e-4) if _dt in (f32, c64) else (1e-11, 1e-10), x64=_dt == np.complex128)
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),
