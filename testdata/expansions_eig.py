@@ -449,8 +449,9 @@ def schur_real(a, vectors):
 
 
 def _tridiagonalise(a):
-    """hetd2 (lower) of the Hermitian a [n, n]: T = Qᴴ A Q real symmetric tridiagonal, returned as
-    its diagonal d and subdiagonal e (e[n − 1] = 0), with Q. Reflector i (dlarfg/zlarfg on column
+    """hetd2 (lower) of the Hermitian a [n, n] (n ≥ 2): T = Qᴴ A Q real symmetric tridiagonal,
+    returned as its diagonal d and subdiagonal e (e[n − 1] = 0), with Q's reflectors packed below
+    the subdiagonal as gehrd leaves them and their n − 1 τs. Reflector i (dlarfg/zlarfg on column
     i from row i + 1) updates the trailing block by one product x = τ·A·v and one rank-2 update
     A − v·wᴴ − w·vᴴ (w = x − ½τ(xᴴv)·v): half the passes of the general Hessenberg reduction,
     which applies H from the left and from the right separately."""
@@ -458,8 +459,6 @@ def _tridiagonalise(a):
     n = a.shape[0]
     real_dt = jnp.real(a).dtype
     rows = jnp.arange(n)
-    if n <= 1:
-        return jnp.real(jnp.diagonal(a)).astype(real_dt), jnp.zeros(n, real_dt), jnp.eye(n, dtype=a.dtype)
 
     def step(i, carry):
         x, d, e, taus = carry
@@ -478,25 +477,32 @@ def _tridiagonalise(a):
     zeros = jnp.zeros(n, real_dt)
     x, d, e, taus = lax.fori_loop(0, n - 1, step, (a, zeros, zeros, jnp.zeros(n - 1, a.dtype)))
     d = d.at[n - 1].set(jnp.real(x[n - 1, n - 1]).astype(real_dt))
-    return d, e.at[n - 1].set(0), _accumulated_q(x, taus)
+    return d, e.at[n - 1].set(0), x, taus
 
 
-def eigh_tridiagonal(a, lower):
-    """eigh as LAPACK's heev: the Hermitian matrix in a's lower (or upper) triangle reduced to a
-    real symmetric tridiagonal T = Qᴴ A Q (hetd2's reflectors: the subdiagonal entries are the
-    reflectors' real β), then the implicit QL algorithm with Wilkinson shifts on T (EISPACK's
-    tql2, at most 30 sweeps per eigenvalue) with the rotations accumulated into Q; eigenvalues
-    ascending, eigenvectors the columns of Q·Z (signs or phases the algorithm's)."""
+def eigh_reduce(a, lower):
+    """eigh's first half, as LAPACK's heev: the Hermitian matrix in a's lower (or upper) triangle
+    reduced to a real symmetric tridiagonal T = Qᴴ A Q (hetd2): d, e, the packed reflectors and
+    τs. jaxc forms Q from them (by panels on the GEMM kernel for large n) and passes it to
+    eigh_ql."""
     n = a.shape[0]
     cplx = jnp.iscomplexobj(a)
     real_dt = jnp.real(a).dtype
-    eps = jnp.finfo(real_dt).eps
     idx = jnp.arange(n, dtype=jnp.int32)
     tri = idx[:, None] >= idx[None, :] if lower else idx[:, None] <= idx[None, :]
     half = jnp.where(tri, a, 0)
     a = half + jnp.where(idx[:, None] == idx[None, :], 0, jnp.conj(half.T) if cplx else half.T)
-    # e[i] couples i and i + 1; e[n − 1] = 0.
-    d, e, z = _tridiagonalise(a)
+    return _tridiagonalise(a)
+
+
+def eigh_ql(d, e, z):
+    """eigh's second half: the implicit QL algorithm with Wilkinson shifts on the tridiagonal (d, e)
+    (EISPACK's tql2, at most 30 sweeps per eigenvalue), its rotations accumulated into z = Q;
+    eigenvalues ascending, eigenvectors the columns of Q·Z (signs or phases the algorithm's)."""
+    n = d.shape[0]
+    real_dt = d.dtype
+    eps = jnp.finfo(real_dt).eps
+    idx = jnp.arange(n, dtype=jnp.int32)
 
     def find_m(d, e, l):
         dn = jnp.concatenate([d[1:], jnp.zeros(1, real_dt)])

@@ -1799,6 +1799,11 @@ for _dt, _dn in ((f32, "f32"), (c64, "c64"), (np.complex128, "c128")):
          f"eigenvalues, V·diag(w)·Vᴴ·b, the diagonal of VᴴV and the rows' norms of V (phase-free) ({_dn}); "
          f"V·diag(w)·Vᴴ·b has entries to 40 whose sums cancel, hence the absolute tolerance",
          (2e-5, 3e-4) if _dt in (f32, c64) else (1e-11, 1e-10), x64=_dt == np.complex128)
+case("linalg_eigh_blocked_f32",
+     lambda a, b: (lambda w, v: (w, v @ (w * (v.T @ b)), jnp.diagonal(v.T @ v), jnp.sum(v * v, axis=1)))(*jnp.linalg.eigh(a)),
+     lambda r: ((lambda x: ((x + x.T) / 2).astype(f32))(r.standard_normal((130, 130))), r.standard_normal(130).astype(f32)),
+     "eigh of a 130×130 symmetric matrix: Q of its 129 reflectors by panels (64, 64, 1) on the GEMM kernel; eigenvalues, "
+     "V·diag(w)·Vᵀ·b, the diagonal of VᵀV, the rows' norms of V", (2e-5, 3e-4))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

@@ -521,14 +521,23 @@ def write_linalg():
                 raise SystemExit(f"eig/schur {form} {tag}: the sizes are not free parameters of the trace")
             name = f"schur_{tag}" if form == "schur" else f"eig_{form}_{tag}"
             (OUT / f"{name}.jaxpr").write_text(texts[0] + "\n")
-        # eigh of [B, m, m], lower or upper: tridiagonal reduction and implicit QL.
+        # eigh of [B, m, m], lower or upper, in two halves: tridiagonal reduction (d, e, the packed
+        # reflectors and τs), then, once jaxc has formed Q, implicit QL with Q's rotations.
         if True:
             for lower in (True, False):
-                fn = partial(ee.eigh_tridiagonal, lower=lower)
+                fn = partial(ee.eigh_reduce, lower=lower)
                 texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
-                (OUT / f"eigh_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+                (OUT / f"eigh_reduce_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+            real_dt = np.float64 if tag in ("f64", "c128") else np.float32
+            texts = [str(jax.make_jaxpr(jax.vmap(ee.eigh_ql))(jax.ShapeDtypeStruct((b, m), real_dt),
+                                                               jax.ShapeDtypeStruct((b, m), real_dt),
+                                                               jax.ShapeDtypeStruct((b, m, m), dt)))
+                     for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"eigh_ql {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"eigh_ql_{tag}.jaxpr").write_text(texts[0] + "\n")
         # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ:
         # bidiagonalisation and Golub–Reinsch QR sweeps (expansions_svd.py).
         import expansions_svd as es

@@ -524,9 +524,19 @@ final class LinalgExpansions {
       w = em.reshape(d.isComplex() ? em.emit("real", Params.EMPTY, new ArrayType(real, flat), x) : x, Shape.of(batch, 1));
       v = em.broadcastInDim(em.convert(one(d), d), flat);
     } else {
-      Jaxpr body = templates.instance("eigh_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64, laPairs(batch, m, 1));
+      // The tridiagonal reduction, then Q from its reflectors (by panels on the GEMM kernel when
+      // large: the recording's column-by-column product took 0.8 s of 1.0 at 1024×1024), then QL.
+      Jaxpr reduce = templates.instance("eigh_reduce_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64,
+          laPairs(batch, m, 1));
+      List<Var> t = List.of(em.fresh(new ArrayType(real, Shape.of(batch, m))), em.fresh(new ArrayType(real, Shape.of(batch, m))),
+          em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(d, Shape.of(batch, m - 1))));
+      em.add(t, "jit", Emitter.params("name", new ParamValue.Str("eigh_reduce"), "jaxpr", new ParamValue.JaxprValue(reduce)),
+          List.of(x));
+      Atom q = tridiagonalQ(t.get(2), t.get(3), batch, m, d, em);
+      Jaxpr ql = templates.instance("eigh_ql_" + d.shortName(), x64, laPairs(batch, m, 1));
       List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(real, Shape.of(batch, m))));
-      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh_ql"), "jaxpr", new ParamValue.JaxprValue(ql)),
+          List.of(t.get(0), t.get(1), q));
       v = ys.get(0);
       w = ys.get(1);
     }
@@ -538,6 +548,28 @@ final class LinalgExpansions {
           "strides", new ParamValue.None()), new ArrayType(real, Shape.of(batch, subset[1] - subset[0])), w);
     }
     return asResults(e, em, List.of(v, w));
+  }
+
+  /**
+   * Q [B, m, m] (m ≥ 2) of a tridiagonal reduction: 1 in its corner and, below and right of it, the
+   * product of the m − 1 reflectors packed below the subdiagonal of {@code packed} (orgtr).
+   */
+  private Atom tridiagonalQ(Atom packed, Atom taus, long batch, long m, DType d, Emitter em) {
+    long k = m - 1;
+    Atom sub = em.slice(packed, new long[] {0, 1, 0}, new long[] {batch, m, k});
+    Atom qs;
+    if (k > 2 * BlockedQr.BLOCK) {
+      qs = BlockedQr.orgqr(sub, taus, batch, k, k, k, d, em, qrPieces(batch, d, em));
+    } else {
+      Jaxpr body = templates.instance("householder_product_" + d.shortName(), x64(d), laPairs(batch, k, k));
+      qs = em.emit("jit", Emitter.params("name", new ParamValue.Str("householder_product"), "jaxpr",
+          new ParamValue.JaxprValue(body)), new ArrayType(d, Shape.of(batch, k, k)), sub, taus);
+    }
+    Atom zero = em.convert(zero(d), d);
+    Atom corner = em.concatenate(2, em.broadcastInDim(em.convert(one(d), d), Shape.of(batch, 1, 1)),
+        em.broadcastInDim(zero, Shape.of(batch, 1, k)));
+    Atom below = em.concatenate(2, em.broadcastInDim(zero, Shape.of(batch, k, 1)), qs);
+    return em.concatenate(1, corner, below);
   }
 
   /**
