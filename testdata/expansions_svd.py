@@ -92,6 +92,13 @@ def _golub_reinsch(d, e, ut, vt, eps):
         c, s = c.astype(x.dtype), s.astype(x.dtype)
         return x.at[i].set(xi * c + xj * s).at[j].set(xj * c - xi * s)
 
+    def rot_carried(x, cur, j, i, c, s):
+        """rot_rows down a sweep: row j's current value is carried (cur), so each rotation reads
+        row i once and writes row j once; returns x and row i's new value, the next carry."""
+        xi = x[i]
+        c, s = c.astype(x.dtype), s.astype(x.dtype)
+        return x.at[j].set(cur * c + xi * s), xi * c - cur * s
+
     def split(d, e, k):
         """l: the start of the unreduced block ending at k; cancel: d[l − 1] is negligible (e[l]
         is not), so e[l] must first be chased out with rotations."""
@@ -140,7 +147,7 @@ def _golub_reinsch(d, e, ut, vt, eps):
             f = ((x - z) * (x + z) + h * ((y / (f + jnp.where(f >= 0, g, -g))) - h)) / xs
 
             def sweep(j, c2):
-                d, e, ut, vt, cc, s, f, x = c2
+                d, e, ut, vt, cu, cv, cc, s, f, x = c2
                 i = j + 1
                 g, y = e[i], d[i]
                 h, g = s * g, cc * g
@@ -148,16 +155,17 @@ def _golub_reinsch(d, e, ut, vt, eps):
                 e = e.at[j].set(z)
                 f, g = x * cc + g * s, g * cc - x * s
                 h, y = y * s, y * cc
-                vt = rot_rows(vt, j, i, cc, s)
+                vt, cv = rot_carried(vt, cv, j, i, cc, s)
                 c2, s2, z = _rotation(f, h)
                 d = d.at[j].set(z)
                 cc, s = jnp.where(z != 0, c2, cc), jnp.where(z != 0, s2, s)
                 f, x = cc * g + s * y, cc * y - s * g
-                ut = rot_rows(ut, j, i, cc, s)
-                return d, e, ut, vt, cc, s, f, x
+                ut, cu = rot_carried(ut, cu, j, i, cc, s)
+                return d, e, ut, vt, cu, cv, cc, s, f, x
 
-            d, e, ut, vt, _, _, f, x = lax.fori_loop(l, jnp.where(converged, l, k), sweep,
-                                                     (d, e, ut, vt, one, one, f, x))
+            d, e, ut, vt, cu, cv, _, _, f, x = lax.fori_loop(l, jnp.where(converged, l, k), sweep,
+                                                             (d, e, ut, vt, ut[l], vt[l], one, one, f, x))
+            ut, vt = ut.at[k].set(cu), vt.at[k].set(cv)
             e = jnp.where(converged, e, e.at[l].set(0).at[k].set(f))
             d = jnp.where(converged, d, d.at[k].set(x))
             # Converged: d[k] made non-negative, V's column with it.
@@ -174,29 +182,46 @@ def _golub_reinsch(d, e, ut, vt, eps):
     return d, ut, vt
 
 
+def svd_reduce(a):
+    """svd's first half for vectors: the bidiagonal (d, e) of a tall a and its reflectors, the left
+    ones packed below the diagonal with their τs, the right ones (v[j + 1] = 1) in the columns of
+    an [n, n] matrix with theirs. jaxc forms U and V from them (by panels on the GEMM kernel) and
+    passes them to svd_vectors."""
+    return _bidiagonalise(a)
+
+
+def svd_vectors(d, e, u, v):
+    """svd's second half: Golub–Reinsch sweeps on the bidiagonal (d, e) with their rotations applied
+    to U [m, ucols] (the left reflectors' product: reduced, or full m×m) and V [n, n] (the right
+    ones'); singular values descending, U and Vᴴ."""
+    eps = jnp.finfo(d.dtype).eps
+    s, ut, vt = _golub_reinsch(d, e, u.T, v.T, eps)
+    return _sorted(s, ut, vt)
+
+
+def _sorted(s, ut, vt):
+    """Singular values descending, with U (from its rows ut) and Vᴴ (V's columns are vt's rows)."""
+    n = s.shape[0]
+    order = jnp.argsort(-s)
+    # The full U's rows past n (the orthogonal complement) keep their places: no slice of m − n
+    # rows, whose size would be a constant of the trace of its own.
+    ut = ut[lax.dynamic_update_slice(jnp.arange(ut.shape[0], dtype=order.dtype), order, (0,))]
+    return s[order], ut.T, jnp.conj(vt[order])
+
+
 def svd(a, compute_uv, full_matrices=False):
     """Singular values (descending) and, with compute_uv, U (reduced, or full m×m) and Vᴴ of a real
-    or complex tall [m, n] (m ≥ n; jaxc conjugate-transposes a wide one). Signs or phases of the
-    singular vector pairs are the algorithm's (JAX leaves them unspecified)."""
+    or complex tall [m, n] (m ≥ n; jaxc conjugate-transposes a wide one), in one trace: jaxc records
+    the values-only form whole and the vectors in two halves (svd_reduce, svd_vectors). Signs or
+    phases of the singular vector pairs are the algorithm's (JAX leaves them unspecified)."""
     import generate_expansions as g
     m, n = a.shape
     real_dt = jnp.real(a).dtype
     eps = jnp.finfo(real_dt).eps
     d, e, packed, tq, vr, tp = _bidiagonalise(a)
-    if compute_uv:
-        ucols = m if full_matrices else n
-        ut = g._reflectors_applied(packed, tq, jnp.eye(m, ucols, dtype=a.dtype)).T
-        vt = _right_product(vr, tp)
-    else:
-        ut, vt = jnp.zeros((n, 1), a.dtype), jnp.zeros((n, 1), a.dtype)
-    s, ut, vt = _golub_reinsch(d, e, ut, vt, eps)
-    order = jnp.argsort(-s)
-    s = s[order]
     if not compute_uv:
-        return (s,)
-    # The full U's rows past n (the orthogonal complement) keep their places: no slice of m − n
-    # rows, whose size would be a constant of the trace of its own.
-    ut = ut[lax.dynamic_update_slice(jnp.arange(ut.shape[0], dtype=order.dtype), order, (0,))]
-    # A = U·B·Vᴴ with V's columns the rows of vt: Vᴴ = conj(vt).
-    vh = vt[order]
-    return s, ut.T, jnp.conj(vh)
+        s, _, _ = _golub_reinsch(d, e, jnp.zeros((n, 1), a.dtype), jnp.zeros((n, 1), a.dtype), eps)
+        return (-jnp.sort(-s),)
+    ucols = m if full_matrices else n
+    u = g._reflectors_applied(packed, tq, jnp.eye(m, ucols, dtype=a.dtype))
+    return svd_vectors(d, e, u, _right_product(vr, tp).T)

@@ -540,13 +540,22 @@ def write_linalg():
             (OUT / f"eigh_ql_{tag}.jaxpr").write_text(texts[0] + "\n")
         # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ:
         # bidiagonalisation and Golub–Reinsch QR sweeps (expansions_svd.py).
+        # Values only in one recording; with vectors in two halves, jaxc forming U and V between them.
         import expansions_svd as es
         if True:
-            for form, uv, full in (("uv", True, False), ("uv_full", True, True), ("s", False, False)):
-                fn = partial(es.svd, compute_uv=uv, full_matrices=full)
-                texts = [traced(fn, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            real_dt = np.float64 if tag in ("f64", "c128") else np.float32
+            shapes = {
+                "s": (partial(es.svd, compute_uv=False), lambda b, m, k: [((b, m, k), dt)]),
+                "reduce": (es.svd_reduce, lambda b, m, k: [((b, m, k), dt)]),
+                "vectors": (es.svd_vectors, lambda b, m, k: [((b, k), real_dt), ((b, k), real_dt), ((b, m, k), dt), ((b, k, k), dt)]),
+                "vectors_full": (es.svd_vectors, lambda b, m, k: [((b, k), real_dt), ((b, k), real_dt), ((b, m, m), dt),
+                                                                  ((b, k, k), dt)]),
+            }
+            for form, (fn, args) in shapes.items():
+                texts = [str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, t) for sh, t in args(b, m, k)]))
+                         for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
-                    raise SystemExit(f"svd {tag}: the sizes are not free parameters of the trace")
+                    raise SystemExit(f"svd {form} {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"svd_{form}_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
