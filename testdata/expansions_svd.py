@@ -165,13 +165,14 @@ def _golub_reinsch(d, e, ut, vt, eps):
 
             d, e, ut, vt, cu, cv, _, _, f, x = lax.fori_loop(l, jnp.where(converged, l, k), sweep,
                                                              (d, e, ut, vt, ut[l], vt[l], one, one, f, x))
-            ut, vt = ut.at[k].set(cu), vt.at[k].set(cv)
             e = jnp.where(converged, e, e.at[l].set(0).at[k].set(f))
             d = jnp.where(converged, d, d.at[k].set(x))
-            # Converged: d[k] made non-negative, V's column with it.
+            # Converged: d[k] made non-negative, V's column with it. Rows k get the carried rows
+            # (when converged the sweep ran no rotation: they are rows k as they were); an update
+            # whose value read the matrix it updates would copy the whole matrix first.
             flip = converged & (d[k] < 0)
             d = d.at[k].set(jnp.where(flip, -d[k], d[k]))
-            vt = vt.at[k].set(jnp.where(flip, -vt[k], vt[k]))
+            ut, vt = ut.at[k].set(cu), vt.at[k].set(jnp.where(flip, -cv, cv))
             return d, e, ut, vt, its + 1, converged
 
         d, e, ut, vt = carry
