@@ -1,5 +1,6 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import static org.bytedeco.llvm.global.LLVM.LLVMBuildPtrToInt;
 import static org.bytedeco.llvm.global.LLVM.LLVMIntEQ;
 import static org.bytedeco.llvm.global.LLVM.LLVMIntNE;
 import static org.bytedeco.llvm.global.LLVM.LLVMIntULT;
@@ -76,7 +77,15 @@ final class ControlFlowBodies {
   void fill(LLVMValueRef dst, ArrayType t, int k) {
     Atom a = cx.eqn().ins().get(k);
     if (a instanceof Var) {
-      copy(t, cx.operandBase(k), dst);
+      // The planner may give the result the operand's buffer (InPlaceUpdates): nothing to copy.
+      LLVMValueRef src = cx.operandBase(k);
+      LLVMBasicBlockRef copy = ir.block("fill.copy");
+      LLVMBasicBlockRef done = ir.block("fill.done");
+      ir.condBr(ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, src, ir.i64, ""), LLVMBuildPtrToInt(ir.b, dst, ir.i64, "")), done, copy);
+      ir.at(copy);
+      copy(t, src, dst);
+      ir.br(done);
+      ir.at(done);
     } else {
       ElementGenerator g = cx.operands().get(k);
       cx.loops().forEach(t.shape().sizes(), idx -> cx.access().store(dst, t, idx, g.at(idx)));

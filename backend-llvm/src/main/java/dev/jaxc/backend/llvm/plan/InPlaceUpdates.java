@@ -5,6 +5,8 @@ import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.ScanParams;
+import dev.jaxc.ir.prim.params.WhileParams;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -15,8 +17,8 @@ import java.util.function.Function;
 
 /**
  * Updates computed in the buffer of the array they update. An output that is a chain of scatters
- * or dynamic_update_slices ({@code x.at[i].set(u).at[j].set(w)}) keeps every array of the chain
- * in the output's buffer: each update kernel finds its operand already in its result buffer and
+ * or dynamic_update_slices ({@code x.at[i].set(u).at[j].set(w)}), and of while and scan loops
+ * carrying the array, keeps every array of the chain in the output's buffer: each update kernel finds its operand already in its result buffer and
  * writes only the updated elements, instead of copying the whole array first. A link is taken
  * when the updated array is not an output, nothing later in the schedule reads it, and the
  * kernel's other operands do not read it (directly or through fused producers).
@@ -65,7 +67,9 @@ final class InPlaceUpdates {
       int s = updateStep(y);
       if (s < 0) return;
       Eqn e = ((Step.Kernel) steps.get(s)).eqn();
-      if (!(e.ins().get(0) instanceof Var x) || !materialised.containsKey(x) || !sharable(x, s, e)) return;
+      int operand = inPlaceOperand(e, y);
+      if (operand < 0 || !(e.ins().get(operand) instanceof Var x) || !materialised.containsKey(x)
+          || !sharable(x, s, e, operand)) return;
       int input = jaxpr.inputs().indexOf(x);
       if (input >= 0) {
         overwrites[k] = input;
@@ -77,21 +81,39 @@ final class InPlaceUpdates {
     }
   }
 
-  /** The step of the plain update kernel that computes {@code y}, or −1. */
+  /** The step of the plain kernel (no epilogue) that computes {@code y}, or −1. */
   private int updateStep(Var y) {
     for (int s = 0; s < steps.size(); s++) {
-      if (steps.get(s) instanceof Step.Kernel k && k.epilogue() == null && k.eqn().outs().size() == 1
-          && k.eqn().outs().get(0) == y) {
-        return UPDATES.contains(primitives.get(k.eqn())) ? s : -1;
-      }
+      if (steps.get(s) instanceof Step.Kernel k && k.epilogue() == null && k.eqn().outs().contains(y)) return s;
     }
     return -1;
   }
 
-  /** Whether update kernel {@code e} at step {@code s} may write into its operand {@code x}'s buffer. */
-  private boolean sharable(Var x, int s, Eqn e) {
+  /**
+   * The operand whose buffer kernel {@code e}'s result {@code y} may take, or −1: an update's
+   * array; a while's carry, or a scan's, whose initial value the loop copies into its result
+   * first (sharing the buffer makes that copy vanish, and a loop inside a loop body then keeps
+   * the carry in place: svd's cancellation and sweep loops copied 4 MiB per QR iteration).
+   */
+  private int inPlaceOperand(Eqn e, Var y) {
+    Primitive p = primitives.get(e);
+    int j = e.outs().indexOf(y);
+    if (UPDATES.contains(p)) return e.outs().size() == 1 ? 0 : -1;
+    if (p == Primitive.WHILE) {
+      WhileParams w = WhileParams.of(e.params());
+      return w.condNconsts() + w.bodyNconsts() + j;
+    }
+    if (p == Primitive.SCAN) {
+      ScanParams sp = ScanParams.of(e.params());
+      return j < sp.numCarry() ? sp.numConsts() + j : -1;
+    }
+    return -1;
+  }
+
+  /** Whether kernel {@code e} at step {@code s} may write into its operand {@code operand}, {@code x}'s buffer. */
+  private boolean sharable(Var x, int s, Eqn e, int operand) {
     for (Atom a : jaxpr.outs()) if (a == x) return false;
-    for (int i = 1; i < e.ins().size(); i++) if (reads(e.ins().get(i), x)) return false;
+    for (int i = 0; i < e.ins().size(); i++) if (i != operand && reads(e.ins().get(i), x)) return false;
     for (int t = s + 1; t < steps.size(); t++) for (Var v : read.apply(steps.get(t))) if (v == x) return false;
     return true;
   }
