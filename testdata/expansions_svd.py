@@ -52,18 +52,6 @@ def _bidiagonalise(a):
     return d, e, x, tq, vr, tp
 
 
-def _right_product(vr, taus):
-    """G₀G₁…G_{n−2} for G_j = I − τ_j·v_j·v_jᴴ, v_j column j of vr: Vᵀ (rows are V's columns)."""
-    n = vr.shape[0]
-
-    def apply(i, q):
-        j = n - (i + 1)
-        v = vr[:, j]
-        return q - taus[j] * v[:, None] * jnp.dot(jnp.conj(v), q, precision=HI)[None, :]
-
-    return lax.fori_loop(0, n, apply, jnp.eye(n, dtype=vr.dtype)).T
-
-
 def _rotation(f, h):
     """r = ‖(f, h)‖ and the rotation (c, s) = (f, h)/r, renormalised by its own norm: when f comes
     from a cancellation (f = x·c + g·s near zero), a compiler that fuses the multiply-add into one
@@ -210,19 +198,10 @@ def _sorted(s, ut, vt):
     return s[order], ut.T, jnp.conj(vt[order])
 
 
-def svd(a, compute_uv, full_matrices=False):
-    """Singular values (descending) and, with compute_uv, U (reduced, or full m×m) and Vᴴ of a real
-    or complex tall [m, n] (m ≥ n; jaxc conjugate-transposes a wide one), in one trace: jaxc records
-    the values-only form whole and the vectors in two halves (svd_reduce, svd_vectors). Signs or
-    phases of the singular vector pairs are the algorithm's (JAX leaves them unspecified)."""
-    import generate_expansions as g
-    m, n = a.shape
-    real_dt = jnp.real(a).dtype
-    eps = jnp.finfo(real_dt).eps
-    d, e, packed, tq, vr, tp = _bidiagonalise(a)
-    if not compute_uv:
-        s, _, _ = _golub_reinsch(d, e, jnp.zeros((n, 1), a.dtype), jnp.zeros((n, 1), a.dtype), eps)
-        return (-jnp.sort(-s),)
-    ucols = m if full_matrices else n
-    u = g._reflectors_applied(packed, tq, jnp.eye(m, ucols, dtype=a.dtype))
-    return svd_vectors(d, e, u, _right_product(vr, tp).T)
+def svd_values(a):
+    """Singular values (descending) of a real or complex tall [m, n] (m ≥ n; jaxc conjugate-
+    transposes a wide one): bidiagonalisation and the sweeps without vectors, in one recording."""
+    n = a.shape[1]
+    d, e, _, _, _, _ = _bidiagonalise(a)
+    s, _, _ = _golub_reinsch(d, e, jnp.zeros((n, 1), a.dtype), jnp.zeros((n, 1), a.dtype), jnp.finfo(d.dtype).eps)
+    return (-jnp.sort(-s),)

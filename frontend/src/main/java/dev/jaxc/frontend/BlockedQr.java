@@ -56,7 +56,7 @@ final class BlockedQr {
       columns.add(above(r12, r12First, k0, kb, batch, p.get(0), em));
       if (right > 0) {
         Atom c = em.slice(trailing, new long[] {0, 0, kb}, new long[] {batch, rows, n - k0});
-        Atom updated = applyAdjoint(c, p.get(0), p.get(1), rows, kb, right, batch, d, em, pieces);
+        Atom updated = reflect(c, pieces.larft(p.get(0), p.get(1), rows, kb), true, rows, kb, right, batch, d, em);
         r12.add(em.slice(updated, new long[] {0, 0, 0}, new long[] {batch, kb, right}));
         r12First.add(k0 + kb);
         trailing = rows == kb ? null : em.slice(updated, new long[] {0, kb, 0}, new long[] {batch, rows, right});
@@ -82,24 +82,23 @@ final class BlockedQr {
       long rows = m - k0;
       Atom packed = em.slice(x, new long[] {0, k0, k0}, new long[] {batch, m, k0 + kb});
       Atom t = em.slice(taus, new long[] {0, k0}, new long[] {batch, k0 + kb});
-      List<Atom> vt = pieces.larft(packed, t, rows, kb);
-      Atom v = vt.get(0);
       Atom qs = k0 == 0 ? q : em.slice(q, new long[] {0, k0, 0}, new long[] {batch, m, qcols});
-      Atom w = BatchedMatmul.contract(conj(v, d, em), 1, qs, 1, batch, kb, qcols, d, em);  // Vᴴ·Q
-      w = BatchedMatmul.contract(vt.get(1), 2, w, 1, batch, kb, qcols, d, em);  // T·(Vᴴ·Q)
-      Atom updated = em.binary("sub", qs, BatchedMatmul.contract(v, 2, w, 1, batch, rows, qcols, d, em));
+      Atom updated = reflect(qs, pieces.larft(packed, t, rows, kb), false, rows, kb, qcols, batch, d, em);
       q = k0 == 0 ? updated : em.concatenate(1, em.slice(q, new long[] {0, 0, 0}, new long[] {batch, k0, qcols}), updated);
     }
     return q;
   }
 
-  /** (I − V·T·Vᴴ)ᴴ·c = c − V·(Tᴴ·(Vᴴ·c)) for the panel's reflectors: c [B, rows, cols]. */
-  private static Atom applyAdjoint(Atom c, Atom packed, Atom taus, long rows, long kb, long cols, long batch, DType d,
-      Emitter em, Pieces pieces) {
-    List<Atom> vt = pieces.larft(packed, taus, rows, kb);
+  /**
+   * A panel's block reflector I − V·T·Vᴴ (vt: larft's V [B, rows, kb] and T) applied to c [B, rows,
+   * cols], or its adjoint: c − V·(T·(Vᴴ·c)), or with Tᴴ.
+   */
+  private static Atom reflect(Atom c, List<Atom> vt, boolean adjoint, long rows, long kb, long cols, long batch, DType d,
+      Emitter em) {
     Atom v = vt.get(0);
     Atom w = BatchedMatmul.contract(conj(v, d, em), 1, c, 1, batch, kb, cols, d, em);  // Vᴴ·c
-    w = BatchedMatmul.contract(conj(vt.get(1), d, em), 1, w, 1, batch, kb, cols, d, em);  // Tᴴ·(Vᴴ·c)
+    w = adjoint ? BatchedMatmul.contract(conj(vt.get(1), d, em), 1, w, 1, batch, kb, cols, d, em)  // Tᴴ·(Vᴴ·c)
+        : BatchedMatmul.contract(vt.get(1), 2, w, 1, batch, kb, cols, d, em);  // T·(Vᴴ·c)
     return em.binary("sub", c, BatchedMatmul.contract(v, 2, w, 1, batch, rows, cols, d, em));
   }
 

@@ -335,23 +335,33 @@ final class LinalgExpansions {
     return asResults(e, em, new ArrayList<>(List.of(q)));
   }
 
+  /**
+   * A call of recorded template {@code template} (sizes replaced by {@code pairs}, a jit named
+   * {@code name}) on {@code args}: its results, of the types given.
+   */
+  private List<Atom> recorded(String template, DType d, List<String[]> pairs, String name, List<ArrayType> outs,
+      List<Atom> args, Emitter em) {
+    Jaxpr body = templates.instance(template, x64(d), pairs);
+    List<Var> ys = new ArrayList<>();
+    for (ArrayType t : outs) ys.add(em.fresh(t));
+    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str(name), "jaxpr", new ParamValue.JaxprValue(body)), args);
+    return new ArrayList<>(ys);
+  }
+
   /** The recorded panel pieces of {@link BlockedQr}: unblocked geqrf and larft. */
   private BlockedQr.Pieces qrPieces(long batch, DType d, Emitter em) {
     return new BlockedQr.Pieces() {
       @Override
       public List<Atom> panel(Atom x, long rows, long cols) {
-        Jaxpr body = templates.instance("geqrf_tall_" + d.shortName(), x64(d), laPairs(batch, rows, cols));
-        List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, rows, cols))), em.fresh(new ArrayType(d, Shape.of(batch, cols))));
-        em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("geqrf"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
-        return new ArrayList<>(ys);
+        return recorded("geqrf_tall_" + d.shortName(), d, laPairs(batch, rows, cols), "geqrf",
+            List.of(new ArrayType(d, Shape.of(batch, rows, cols)), new ArrayType(d, Shape.of(batch, cols))), List.of(x), em);
       }
 
       @Override
       public List<Atom> larft(Atom packed, Atom taus, long rows, long cols) {
-        Jaxpr body = templates.instance("larft_" + d.shortName(), x64(d), laPairs(batch, rows, cols));
-        List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, rows, cols))), em.fresh(new ArrayType(d, Shape.of(batch, cols, cols))));
-        em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("larft"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(packed, taus));
-        return new ArrayList<>(ys);
+        return recorded("larft_" + d.shortName(), d, laPairs(batch, rows, cols), "larft",
+            List.of(new ArrayType(d, Shape.of(batch, rows, cols)), new ArrayType(d, Shape.of(batch, cols, cols))),
+            List.of(packed, taus), em);
       }
     };
   }
@@ -506,7 +516,6 @@ final class LinalgExpansions {
     if (d != DType.F32 && d != DType.F64 && d != DType.C64 && d != DType.C128)
       throw new JaxcException("eigh of " + d.shortName() + " (JAX takes f32, f64, c64 and c128)", e.primSpan());
     DType real = d.isComplex() ? d.realPart() : d;
-    boolean x64 = d == DType.F64 || d == DType.C128;
     if (!at.shape().isStatic()) throw new JaxcException("eigh of a symbolic shape is not supported", e.primSpan());
     long[] a = at.shape().sizes();
     int r = a.length;
@@ -526,17 +535,12 @@ final class LinalgExpansions {
     } else {
       // The tridiagonal reduction, then Q from its reflectors (by panels on the GEMM kernel when
       // large: the recording's column-by-column product took 0.8 s of 1.0 at 1024×1024), then QL.
-      Jaxpr reduce = templates.instance("eigh_reduce_" + (lower ? "lower" : "upper") + "_" + d.shortName(), x64,
-          laPairs(batch, m, 1));
-      List<Var> t = List.of(em.fresh(new ArrayType(real, Shape.of(batch, m))), em.fresh(new ArrayType(real, Shape.of(batch, m))),
-          em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(d, Shape.of(batch, m - 1))));
-      em.add(t, "jit", Emitter.params("name", new ParamValue.Str("eigh_reduce"), "jaxpr", new ParamValue.JaxprValue(reduce)),
-          List.of(x));
+      ArrayType diag = new ArrayType(real, Shape.of(batch, m));
+      List<Atom> t = recorded("eigh_reduce_" + (lower ? "lower" : "upper") + "_" + d.shortName(), d, laPairs(batch, m, 1),
+          "eigh_reduce", List.of(diag, diag, new ArrayType(d, flat), new ArrayType(d, Shape.of(batch, m - 1))), List.of(x), em);
       Atom q = tridiagonalQ(t.get(2), t.get(3), batch, m, d, em);
-      Jaxpr ql = templates.instance("eigh_ql_" + d.shortName(), x64, laPairs(batch, m, 1));
-      List<Var> ys = List.of(em.fresh(new ArrayType(d, flat)), em.fresh(new ArrayType(real, Shape.of(batch, m))));
-      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("eigh_ql"), "jaxpr", new ParamValue.JaxprValue(ql)),
-          List.of(t.get(0), t.get(1), q));
+      List<Atom> ys = recorded("eigh_ql_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_ql",
+          List.of(new ArrayType(d, flat), diag), List.of(t.get(0), t.get(1), q), em);
       v = ys.get(0);
       w = ys.get(1);
     }
@@ -562,9 +566,8 @@ final class LinalgExpansions {
     if (k > 2 * BlockedQr.BLOCK) {
       qs = BlockedQr.orgqr(sub, taus, batch, k, k, k, d, em, qrPieces(batch, d, em));
     } else {
-      Jaxpr body = templates.instance("householder_product_" + d.shortName(), x64(d), laPairs(batch, k, k));
-      qs = em.emit("jit", Emitter.params("name", new ParamValue.Str("householder_product"), "jaxpr",
-          new ParamValue.JaxprValue(body)), new ArrayType(d, Shape.of(batch, k, k)), sub, taus);
+      qs = recorded("householder_product_" + d.shortName(), d, laPairs(batch, k, k), "householder_product",
+          List.of(new ArrayType(d, Shape.of(batch, k, k))), List.of(sub, taus), em).get(0);
     }
     Atom zero = em.convert(zero(d), d);
     Atom corner = em.concatenate(2, em.broadcastInDim(em.convert(one(d), d), Shape.of(batch, 1, 1)),
@@ -603,31 +606,26 @@ final class LinalgExpansions {
     Atom x = at.shape().equals(Shape.of(batch, m, n)) ? ins.get(0) : em.reshape(ins.get(0), Shape.of(batch, m, n));
     if (!tall) x = adjoint(x, d, Shape.of(batch, n, m), em);
     long uCols = full ? big : small;
-    List<Var> ys = new ArrayList<>();
-    ys.add(em.fresh(new ArrayType(real, Shape.of(batch, small))));
+    List<String[]> pairs = laPairs(batch, big, small);
+    ArrayType values = new ArrayType(real, Shape.of(batch, small));
+    List<Atom> ys;
     if (!uv) {
-      Jaxpr body = templates.instance("svd_s_" + d.shortName(), x64(d), laPairs(batch, big, small));
-      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd"), "jaxpr", new ParamValue.JaxprValue(body)), List.of(x));
+      ys = recorded("svd_s_" + d.shortName(), d, pairs, "svd", List.of(values), List.of(x), em);
     } else {
       // Bidiagonalisation, then U and V from its reflectors by panels on the GEMM kernel (the
       // recording's column-by-column products took 0.8 s each at 1024×1024), then the sweeps.
-      Jaxpr reduce = templates.instance("svd_reduce_" + d.shortName(), x64(d), laPairs(batch, big, small));
-      List<Var> bd = List.of(em.fresh(new ArrayType(real, Shape.of(batch, small))), em.fresh(new ArrayType(real, Shape.of(batch, small))),
-          em.fresh(new ArrayType(d, Shape.of(batch, big, small))), em.fresh(new ArrayType(d, Shape.of(batch, small))),
-          em.fresh(new ArrayType(d, Shape.of(batch, small, small))), em.fresh(new ArrayType(d, Shape.of(batch, small))));
-      em.add(bd, "jit", Emitter.params("name", new ParamValue.Str("svd_reduce"), "jaxpr", new ParamValue.JaxprValue(reduce)),
-          List.of(x));
+      ArrayType taus = new ArrayType(d, Shape.of(batch, small));
+      List<Atom> bd = recorded("svd_reduce_" + d.shortName(), d, pairs, "svd_reduce", List.of(values, values,
+          new ArrayType(d, Shape.of(batch, big, small)), taus, new ArrayType(d, Shape.of(batch, small, small)), taus),
+          List.of(x), em);
       Atom u = BlockedQr.orgqr(bd.get(2), bd.get(3), batch, big, small, uCols, d, em, qrPieces(batch, d, em));
       Atom v = small == 1 ? em.broadcastInDim(em.convert(one(d), d), Shape.of(batch, 1, 1))
           : tridiagonalQ(bd.get(4), em.slice(bd.get(5), new long[] {0, 0}, new long[] {batch, small - 1}), batch, small, d, em);
-      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, big, uCols))));
-      ys.add(em.fresh(new ArrayType(d, Shape.of(batch, small, small))));
-      Jaxpr vectors = templates.instance("svd_vectors" + (full ? "_full_" : "_") + d.shortName(), x64(d),
-          laPairs(batch, big, small));
-      em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("svd_vectors"), "jaxpr", new ParamValue.JaxprValue(vectors)),
-          List.of(bd.get(0), bd.get(1), u, v));
+      ys = recorded("svd_vectors" + (full ? "_full_" : "_") + d.shortName(), d, pairs, "svd_vectors", List.of(values,
+          new ArrayType(d, Shape.of(batch, big, uCols)), new ArrayType(d, Shape.of(batch, small, small))),
+          List.of(bd.get(0), bd.get(1), u, v), em);
     }
-    List<Atom> got = new ArrayList<>(ys);
+    List<Atom> got = ys;
     if (uv && !tall) {
       // Aᴴ = U'·S·V'ᴴ, so A = V'·S·U'ᴴ: u = (V'ᴴ)ᴴ, vᴴ = U'ᴴ.
       Atom u = adjoint(ys.get(2), d, Shape.of(batch, small, small), em);

@@ -64,7 +64,7 @@ final class InPlaceUpdates {
   /** Follows output k's chain of updates back from its value {@code y}. */
   private void chain(int k, Var y) {
     while (true) {
-      int s = updateStep(y);
+      int s = kernelStep(y);
       if (s < 0) return;
       Eqn e = ((Step.Kernel) steps.get(s)).eqn();
       int operand = inPlaceOperand(e, y);
@@ -82,7 +82,7 @@ final class InPlaceUpdates {
   }
 
   /** The step of the plain kernel (no epilogue) that computes {@code y}, or −1. */
-  private int updateStep(Var y) {
+  private int kernelStep(Var y) {
     for (int s = 0; s < steps.size(); s++) {
       if (steps.get(s) instanceof Step.Kernel k && k.epilogue() == null && k.eqn().outs().contains(y)) return s;
     }
