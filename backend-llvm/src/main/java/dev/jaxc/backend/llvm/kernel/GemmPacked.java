@@ -2,11 +2,11 @@ package dev.jaxc.backend.llvm.kernel;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
-import dev.jaxc.backend.llvm.abi.Libc;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.backend.llvm.runtime.WorkBuffers;
 import dev.jaxc.ir.DType;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +29,9 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  *
  * <p>Threads take whole items, never part of K, so every element is summed in K order on any
  * number of threads. The A and C buffers belong to one thread: small ones are stack slots of the
- * function running the items (the outlined body when threads run them), larger ones are
- * allocated on the heap per chunk of items.
+ * function running the items (the outlined body when threads run them), larger ones are taken
+ * per chunk of items from {@link WorkBuffers}, as packed B is: heap memory kept across calls, so
+ * repeated calls fault no pages.
  *
  * <p>Heap allocations are checked: when one fails (B's, or a chunk's, which raises a flag the
  * other threads cannot miss after the region joins), the whole contraction is computed again by
@@ -160,7 +161,7 @@ final class GemmPacked {
     // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
     // may not share a stack slot of the caller).
     long bBytes = bDirect != null ? 0 : batch * perBatch * pbytes;
-    LLVMValueRef bAll = Libc.malloc(ir, ir.i64(bBytes + 1));
+    LLVMValueRef bAll = WorkBuffers.get(ir, ir.i64(bBytes + 1));
     LLVMBasicBlockRef packed = ir.block("gemm.packed");
     LLVMBasicBlockRef check = ir.block("gemm.check");
     LLVMBasicBlockRef nest = ir.block("gemm.fallback");
@@ -184,7 +185,7 @@ final class GemmPacked {
     long bufBytes = aBytes + cBytes + (fmt.corrected() ? mc * 4 : 0);
     loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = bufBytes > STACK_BYTES;
-      LLVMValueRef buf = heap ? Libc.malloc(ir, ir.i64(bufBytes)) : ir.entryAlloca(LLVMArrayType2(ir.i8, bufBytes), 64);
+      LLVMValueRef buf = heap ? WorkBuffers.get(ir, ir.i64(bufBytes)) : ir.entryAlloca(LLVMArrayType2(ir.i8, bufBytes), 64);
       LLVMBasicBlockRef work = ir.block("gemm.items");
       LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
       if (heap) {
@@ -248,14 +249,14 @@ final class GemmPacked {
         LLVMValueRef j0 = ir.mul(q0, ir.i64(bl.nr()));
         store(cp, rowSums, bIdx, m0, rows, j0, umin(ir.mul(q1, ir.i64(bl.nr())), ir.i64(n)));
       });
-      if (heap) Libc.free(ir, buf);
+      if (heap) WorkBuffers.put(ir, buf);
       ir.br(itemsEnd);
       ir.at(itemsEnd);
     });
     LLVMValueRef flag = LLVMBuildLoad2(ir.b, ir.i8, failed, "");
     LLVMSetAlignment(flag, 1);
     LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
-    Libc.free(ir, bAll);
+    WorkBuffers.put(ir, bAll);
     ir.br(check);
     ir.at(check);
     ir.condBr(ir.icmp(LLVMIntNE, flag, ir.constInt(ir.i8, 0)), nest, done);
