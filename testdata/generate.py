@@ -2327,6 +2327,30 @@ case("control_fori_dynamic", lambda n, x: lax.fori_loop(0, n, lambda i, c: c * 0
      lambda r: (np.int32(7), N(r, (3,))), "fori_loop with a traced upper bound (lowered to while)", T32)
 case("control_fori_dynamic_update", lambda x: lax.fori_loop(1, x.shape[0], lambda i, a: a.at[i].set(a[i - 1] * 2 + a[i]), x),
      lambda r: (N(r, (6,)),), "fori_loop building an array with dynamic index updates", T32)
+def _cond_updates(x, s, fresh):
+    """A fori_loop whose body picks one of several branches by lax.switch: keep the matrix, update
+    a row (the old row also read for a second output), update a column then a row (the new
+    matrix read after), and (fresh) roll and scale the whole matrix or pass it twice to a cond."""
+    def body(i, c):
+        x, acc = c
+        def keep(x):
+            return x, jnp.float32(0)
+        def row(x):
+            r = x[i % 6]
+            return x.at[i % 6].set(r * 2.0 + 1.0), jnp.sum(r)
+        def col(x):
+            c0 = x[:, i % 4]
+            x = x.at[:, i % 4].set(c0 - 1.0).at[(i + 1) % 6].add(c0[0])
+            return x, jnp.sum(x[0])
+        def scaled(x):
+            return jnp.roll(x, 1, axis=0) * 0.5, jnp.float32(1)
+        if fresh:
+            x = lax.cond(i % 3 == 0, lambda u, v: u.at[0].set(v[1] * 3.0), lambda u, v: u, x, x)
+        x, a = lax.switch(i % 4, (keep, row, col, scaled if fresh else row), x)
+        return x, acc + a
+    return lax.fori_loop(0, 11, body, (x, s))
+
+
 def _rotations(a):
     # eigh's Jacobi step: chained column and row updates whose new values read the old ones.
     def rot(k, a):
@@ -2366,6 +2390,10 @@ def _scan_update_ys(a, xs):
 
 case("control_inplace_rotations", _rotations, lambda r: (N(r, (5, 5)),),
      "fori_loop of chained column and row updates reading the old columns and rows (Jacobi rotations)", T32)
+case("control_inplace_cond", lambda x, s: _cond_updates(x, s, False), lambda r: (N(r, (6, 4)), np.float32(0.5)),
+     "fori_loop over lax.switch branches that keep, or update in place, the carried matrix", T32)
+case("control_inplace_cond_fresh", lambda x, s: _cond_updates(x, s, True), lambda r: (N(r, (6, 4)), np.float32(0.5)),
+     "lax.switch with a branch computing a fresh matrix, and a cond given the matrix twice (not in place)", T32)
 case("control_inplace_read_after", _carry_read_after_update, lambda r: (N(r, (6, 4)),),
      "fori_loop whose body reads its carry after updating it (no in-place update there)", T32)
 case("control_inplace_shift", _shift_in_loop, lambda r: (N(r, (9,)), np.int32(5)),

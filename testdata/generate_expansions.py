@@ -478,6 +478,14 @@ def write_linalg():
     def traced(fn, shapes, dt):
         return str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, dt) for sh in shapes]))
 
+    def mapped(fn):
+        """fn over the leading axis one matrix at a time (lax.map: a scan), for the iterative
+        algorithms: under vmap every loop runs until the slowest matrix converges and a
+        lax.switch or cond becomes a select of all its branches, each copying the matrices; mapped,
+        each matrix runs its own loops and branches, which update it in place."""
+        from jax import lax
+        return lambda *xs: lax.map(lambda x: fn(*x), xs)
+
     for dt, tag in ((np.float32, "f32"), (np.float64, "f64"), (np.complex64, "c64"), (np.complex128, "c128")):
         texts = [traced(cholesky, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
@@ -516,7 +524,8 @@ def write_linalg():
         for form, fn in (("values", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=False, right=False)),
                          ("vectors", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=True, right=True)),
                          ("schur", partial(ee.schur_complex if cplx_dt else ee.schur_real, vectors=True))):
-            texts = [traced(fn, [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            texts = [str(jax.make_jaxpr(mapped(fn))(jax.ShapeDtypeStruct((b, m, m), dt)))
+                     for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
             if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                 raise SystemExit(f"eig/schur {form} {tag}: the sizes are not free parameters of the trace")
             name = f"schur_{tag}" if form == "schur" else f"eig_{form}_{tag}"
@@ -531,7 +540,7 @@ def write_linalg():
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"eigh_reduce_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
             real_dt = np.float64 if tag in ("f64", "c128") else np.float32
-            texts = [str(jax.make_jaxpr(jax.vmap(ee.eigh_ql))(jax.ShapeDtypeStruct((b, m), real_dt),
+            texts = [str(jax.make_jaxpr(mapped(ee.eigh_ql))(jax.ShapeDtypeStruct((b, m), real_dt),
                                                                jax.ShapeDtypeStruct((b, m), real_dt),
                                                                jax.ShapeDtypeStruct((b, m, m), dt)))
                      for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
@@ -552,7 +561,8 @@ def write_linalg():
                                                                   ((b, k, k), dt)]),
             }
             for form, (fn, args) in shapes.items():
-                texts = [str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, t) for sh, t in args(b, m, k)]))
+                wrap = jax.vmap if form == "reduce" else mapped
+                texts = [str(jax.make_jaxpr(wrap(fn))(*[jax.ShapeDtypeStruct(sh, t) for sh, t in args(b, m, k)]))
                          for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"svd {form} {tag}: the sizes are not free parameters of the trace")

@@ -1,5 +1,8 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import static org.bytedeco.llvm.global.LLVM.LLVMBuildPtrToInt;
+import static org.bytedeco.llvm.global.LLVM.LLVMIntNE;
+
 import dev.jaxc.backend.llvm.Support;
 import dev.jaxc.backend.llvm.emit.BufferAccess;
 import dev.jaxc.backend.llvm.emit.ClassTestFold;
@@ -405,7 +408,16 @@ public final class ScheduleEmitter {
     ArrayType t = type(c.source());
     ElementGenerator g = of(c.source());
     Buffer out = new Buffer.Output(c.output(), (ArrayType) plan.outputs().get(c.output()).type());
-    loops.forEach(t.shape().sizes(), idx -> access.store(bases.apply(out), t, idx, g.at(idx)));
+    Runnable copy = () -> loops.forEach(t.shape().sizes(), idx -> access.store(bases.apply(out), t, idx, g.at(idx)));
+    // A cond branch that returns an operand its caller passed in the result's own buffer
+    // (InPlaceUpdates) has nothing to copy.
+    if (c.source() instanceof Var v && plan.isMaterialised(v) && plan.buffer(v) instanceof Buffer.Input) {
+      LLVMValueRef src = LLVMBuildPtrToInt(ir.b, bases.apply(plan.buffer(v)), ir.i64, "");
+      LLVMValueRef dst = LLVMBuildPtrToInt(ir.b, bases.apply(out), ir.i64, "");
+      ir.ifElse(ir.icmp(LLVMIntNE, src, dst), "copy.out", copy, () -> {});
+    } else {
+      copy.run();
+    }
   }
 
   /** The generator of an atom as its consumers see it: constant, buffer load, or fused producer. */

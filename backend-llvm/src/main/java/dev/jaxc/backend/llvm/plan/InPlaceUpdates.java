@@ -23,6 +23,9 @@ import java.util.function.Function;
  * when the updated array is not an output, nothing later in the schedule reads it, and the
  * kernel's other operands do not read it (directly or through fused producers).
  *
+ * <p>A cond result whose every branch returns an operand unchanged or updates it in place is a link
+ * too.
+ *
  * <p>When such a chain starts at a jaxpr input, the output {@linkplain #overwrites overwrites}
  * that input: a loop whose body carries the value this way passes one buffer as both, so a
  * {@code fori_loop} that updates a few elements of a large carry costs those elements per
@@ -44,10 +47,13 @@ final class InPlaceUpdates {
   private final Map<Var, Producer> producers;
   private final Map<Var, Boolean> materialised;
   private final Function<Step, List<Var>> read;
+  private final Map<Eqn, ControlFlowPlan> controlFlow;
 
   InPlaceUpdates(Jaxpr jaxpr, List<Step> steps, Map<Eqn, Primitive> primitives, Map<Var, Producer> producers,
-      Map<Var, Boolean> materialised, Map<Var, Integer> outputIndex, Function<Step, List<Var>> read) {
+      Map<Var, Boolean> materialised, Map<Var, Integer> outputIndex, Function<Step, List<Var>> read,
+      Map<Eqn, ControlFlowPlan> controlFlow) {
     this.jaxpr = jaxpr;
+    this.controlFlow = controlFlow;
     this.steps = steps;
     this.primitives = primitives;
     this.producers = producers;
@@ -107,7 +113,26 @@ final class InPlaceUpdates {
       ScanParams sp = ScanParams.of(e.params());
       return j < sp.numCarry() ? sp.numConsts() + j : -1;
     }
+    if (p == Primitive.COND && controlFlow.get(e) instanceof ControlFlowPlan.Cond c) return condOperand(c, j);
     return -1;
+  }
+
+  /**
+   * A cond's operand (index 0 is the branch index) whose buffer result {@code j} may take: one
+   * that every branch either returns unchanged or updates in place ({@link Plan#overwrites}), so
+   * that no branch reads it after writing result j. eig's and schur's QR sweeps update their
+   * matrices in cond branches inside loops: without this each step copied both n×n matrices.
+   */
+  private static int condOperand(ControlFlowPlan.Cond c, int j) {
+    int found = -1;
+    for (Plan b : c.branches()) {
+      Atom out = b.jaxpr().outs().get(j);
+      int input = b.overwrites(j);
+      if (input < 0 && out instanceof Var v) input = b.jaxpr().inputs().indexOf(v);
+      if (input < 0 || (found >= 0 && input != found)) return -1;
+      found = input;
+    }
+    return found < 0 ? -1 : found + 1;
   }
 
   /** Whether kernel {@code e} at step {@code s} may write into its operand {@code operand}, {@code x}'s buffer. */

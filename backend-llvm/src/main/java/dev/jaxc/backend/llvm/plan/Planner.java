@@ -266,7 +266,8 @@ public final class Planner {
     IdentityHashMap<Var, Buffer> buffers = new IdentityHashMap<>();
     List<Var> inputs = jaxpr.inputs();
     for (int k = 0; k < inputs.size(); k++) buffers.put(inputs.get(k), new Buffer.Input(k, arrayType(inputs.get(k))));
-    InPlaceUpdates inPlace = new InPlaceUpdates(jaxpr, steps, primitives, producers, materialised, outputIndex, this::read);
+    InPlaceUpdates inPlace = new InPlaceUpdates(jaxpr, steps, primitives, producers, materialised, outputIndex, this::read,
+        controlFlow);
     // Live ranges of the temporaries, in schedule steps.
     List<Var> temps = new ArrayList<>();
     IdentityHashMap<Var, int[]> range = new IdentityHashMap<>();

@@ -222,4 +222,45 @@ class ControlFlowPlannerTest {
     assertEquals(List.of(), p.workspaceBuffers());
     assertThrows(IllegalArgumentException.class, () -> p.controlFlow(j.eqns().get(0)));
   }
+
+  private static final String COND_IN_LOOP = """
+      { lambda ; a:f32[8,4] n:i32[]. let
+          i:i32[] r:f32[8,4] = while[
+            body_jaxpr={ lambda ; c:i32[] x:f32[8,4]. let
+                d:i32[] = add c 1:i32[]
+                p:i32[] = rem c 2:i32[]
+                y:f32[8,4] = cond[
+                  branches=(
+                    { lambda ; q:i32[] z:f32[8,4]. let  in (z,) }
+                    { lambda ; q:i32[] z:f32[8,4]. let
+                        u:f32[1,4] = broadcast_in_dim[broadcast_dimensions=() shape=(1, 4) sharding=None] 1.0:f32[]
+                        w:f32[8,4] = dynamic_update_slice z u q 0:i32[]
+                      in (w,) }
+                    { lambda ; q:i32[] z:f32[8,4]. let
+                        u:f32[1,4] = broadcast_in_dim[broadcast_dimensions=() shape=(1, 4) sharding=None] 2.0:f32[]
+                        w:f32[8,4] = BRANCH2
+                      in (w,) }
+                  )
+                ] p c x
+              in (d, y) }
+            body_nconsts=0
+            cond_jaxpr={ lambda ; m:i32[] c:i32[] x:f32[8,4]. let k:bool[] = lt c m in (k,) }
+            cond_nconsts=1
+          ] n 0:i32[] a
+        in (r,) }
+      """;
+
+  @Test
+  void condResultTakesTheOperandUpdatedInPlaceByEveryBranch() {
+    // Branches return the matrix unchanged or update it in place: the cond's result lives in
+    // the loop body's output buffer, so the body overwrites its carry (no copy per iteration).
+    Jaxpr j = typed(COND_IN_LOOP.replace("BRANCH2", "dynamic_update_slice z u 3:i32[] 0:i32[]"));
+    ControlFlowPlan.While w = assertInstanceOf(ControlFlowPlan.While.class, planAll(j).controlFlow(j.eqns().get(0)));
+    assertEquals(1, w.body().overwrites(1));
+    // A branch that computes a fresh matrix (which may read the operand after writing any part of
+    // the result) keeps the result in a buffer of its own.
+    Jaxpr k = typed(COND_IN_LOOP.replace("BRANCH2", "mul z 2.0:f32[]"));
+    ControlFlowPlan.While v = assertInstanceOf(ControlFlowPlan.While.class, planAll(k).controlFlow(k.eqns().get(0)));
+    assertEquals(-1, v.body().overwrites(1));
+  }
 }
