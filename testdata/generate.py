@@ -1618,6 +1618,9 @@ for _dt in (f32, f64, c64, c128):
          functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 4, 4), dt), _g(r, (1, 1), dt)), dt=_dt),
          f"jax.scipy.linalg.schur ({'triangular' if _dt in (c64, c128) else 'quasi-triangular, 2×2 blocks as dlanv2'}): "
          f"Z·T·Zᴴ, zeros below, sorted diagonal, ‖T‖; batched; 1×1 ({_dn})", _tol, x64=_dt in (f64, c128))
+case("linalg_eig_batched_map", lambda a: jax.vmap(_eig_invariants)(a),
+     lambda r: (N(r, (6, 12, 12)),),
+     "eig of a batch of 6 (the batch's matrices on threads, each with its own loops)", (2e-4, 2e-4))
 case("linalg_eig_special", lambda a, b, c: (*_eig_invariants(a), *_eig_invariants(b), _eig_invariants(c)[0]),
      lambda r: (np.array([[0., -1, 0, 0], [1, 0, 0, 0], [0, 0, 3, 0], [0, 0, 0, 2]], np.float32),
                 np.triu(np.arange(1.0, 17.0, dtype=np.float32).reshape(4, 4)),
@@ -2437,6 +2440,9 @@ def _big_body(c, x):
 
 case("control_scan_big_body", lambda c, xs: lax.scan(_big_body, c, xs), lambda r: (N(r, (4,)), N(r, (6, 4))),
      "scan whose body has > 10 equations (printed as a hoisted `let` jaxpr)", T32S)
+case("control_map_threads", lambda xs, w: lax.map(lambda m: (jnp.tanh(m @ w) @ m).sum(axis=0) + jnp.max(m), xs),
+     lambda r: (N(r, (16, 40, 24)), N(r, (24, 40)) * 0.2),
+     "lax.map over 16 matrices, each a few products (iterations on threads, each with its own temporaries)", (1e-5, 1e-5))
 case("control_map", lambda xs: lax.map(lambda v: jnp.sum(v * v) + jnp.max(v), xs), lambda r: (N(r, (5, 4)),),
      "lax.map (scan without carry)", T32)
 

@@ -17,6 +17,15 @@ public interface ParallelRegions {
   void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body);
 
   /**
+   * Whether {@link #range} with these arguments would run chunks on several workers at once
+   * (false: the whole range inline, on the calling thread). A body that needs memory of its own
+   * per chunk allocates it only then.
+   */
+  default boolean splits(long n, long grain, long work) {
+    return false;
+  }
+
+  /**
    * Whether a parallel loop nest ({@link LoopEmitter#forEachParallel}) should be one region over
    * all its indices, element by element, rather than a region over its outermost axis in chunks:
    * a GPU wants a thread per element (neighbouring threads on neighbouring elements), a CPU wants

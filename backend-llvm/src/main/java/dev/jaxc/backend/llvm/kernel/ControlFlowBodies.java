@@ -48,7 +48,13 @@ final class ControlFlowBodies {
 
   /** {@link #run}; {@code repeated}: the body runs once per iteration of a loop. */
   void run(Plan body, List<LLVMValueRef> inputs, List<LLVMValueRef> outputs, boolean repeated) {
-    Function<Buffer, LLVMValueRef> outer = cx.bases();
+    run(body, inputs, outputs, repeated, cx.bases());
+  }
+
+  /** {@link #run} with the body's temporaries (workspace buffers) at {@code temps}' addresses. */
+  void run(Plan body, List<LLVMValueRef> inputs, List<LLVMValueRef> outputs, boolean repeated,
+      Function<Buffer, LLVMValueRef> temps) {
+    Function<Buffer, LLVMValueRef> outer = temps;
     ParallelRegions regions = repeated ? cx.loops().parallel().repeated() : cx.loops().parallel();
     new ScheduleEmitter(ir, body, regions, b -> {
       if (b instanceof Buffer.Input i) {

@@ -21,7 +21,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * makes the last iteration write the results. A carry the body updates in place (a scatter or
  * dynamic_update_slice of it, {@link dev.jaxc.backend.llvm.plan.Plan#overwrites}) stays in its
  * result buffer: the body reads and writes the same buffer, so each iteration costs the update,
- * not a copy of the whole carry.
+ * not a copy of the whole carry. A scan without carries ({@code lax.map}) runs its iterations on
+ * threads where that is worth it ({@link ScanMapThreads}).
  */
 final class ControlFlowScan {
   private ControlFlowScan() {}
@@ -48,6 +49,15 @@ final class ControlFlowScan {
     List<ArrayType> ySlices = new ArrayList<>();
     for (int k = nCarry; k < cx.results().size(); k++) ySlices.add((ArrayType) s.body().outputs().get(k).type());
 
+    if (nCarry == 0 && ScanMapThreads.applies(cx, s.body(), length)) {
+      ScanMapThreads.emit(cx, s.body(), length, bodies, (t, temps) ->
+          bodies.run(s.body(), ControlFlowBodies.concat(consts, slices(ir, xs, xSlices, t)), slices(ir, ys, ySlices, t), true, temps),
+          () -> bodies.repeat(length, "scan", i -> {
+            LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
+            bodies.run(s.body(), ControlFlowBodies.concat(consts, slices(ir, xs, xSlices, t)), slices(ir, ys, ySlices, t), true);
+          }));
+      return;
+    }
     // Iteration i reads the results when length - i is even, so the last one writes them.
     boolean initInResults = length % 2 == 0;
     boolean[] inPlace = new boolean[nCarry];
@@ -72,7 +82,7 @@ final class ControlFlowScan {
   }
 
   /** The address of slice {@code t} of each buffer (row-major: slices are contiguous). */
-  private static List<LLVMValueRef> slices(Ir ir, List<LLVMValueRef> bases, List<ArrayType> slice, LLVMValueRef t) {
+  static List<LLVMValueRef> slices(Ir ir, List<LLVMValueRef> bases, List<ArrayType> slice, LLVMValueRef t) {
     List<LLVMValueRef> r = new ArrayList<>();
     for (int k = 0; k < bases.size(); k++) {
       r.add(ir.gep(ir.i8, bases.get(k), ir.mul(t, ir.i64(ControlFlowBodies.bytes(slice.get(k))))));

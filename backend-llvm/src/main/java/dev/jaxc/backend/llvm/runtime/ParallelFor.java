@@ -61,7 +61,7 @@ public final class ParallelFor implements ParallelRegions {
   @Override
   public void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body) {
     long units = (n + grain - 1) / grain;
-    if (units < 2 || threading.useful(work) < 2 || inParallelBody()) {
+    if (!splits(n, grain, work)) {
       body.accept(ir.i64(0), ir.i64(n));
       return;
     }
@@ -80,6 +80,12 @@ public final class ParallelFor implements ParallelRegions {
    */
   public void finish(String name) {
     runtime.emitSetter(name);
+  }
+
+  @Override
+  public boolean splits(long n, long grain, long work) {
+    long units = (n + grain - 1) / grain;
+    return units >= 2 && threading.useful(work) >= 2 && !inParallelBody();
   }
 
   private boolean inParallelBody() {
