@@ -77,7 +77,8 @@ final class ControlFlowScan {
       }
       LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
       List<LLVMValueRef> in = ControlFlowBodies.concat(consts, cur, slices(ir, xs, xSlices, t));
-      bodies.run(s.body(), in, ControlFlowBodies.concat(next, slices(ir, ys, ySlices, t)), true);
+      // One iteration (lax.map of one matrix) is no loop: its regions split as anywhere else.
+      bodies.run(s.body(), in, ControlFlowBodies.concat(next, slices(ir, ys, ySlices, t)), length > 1);
     });
   }
 
