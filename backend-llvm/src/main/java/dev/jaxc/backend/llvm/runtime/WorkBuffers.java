@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.abi.Destructors;
 import dev.jaxc.backend.llvm.abi.Libc;
 import dev.jaxc.backend.llvm.emit.Ir;
+import java.util.function.BiConsumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -79,34 +80,21 @@ public final class WorkBuffers {
     ir.ret(LLVMConstPointerNull(ir.ptr));
     ir.at(search);
     LLVMValueRef first = ir.gep(ir.ptr, slots(ir), ir.mul(c, ir.i64(PER_CLASS)));
-    LLVMBasicBlockRef head = ir.block("slot");
-    LLVMBasicBlockRef look = ir.block("slot.look");
-    LLVMBasicBlockRef take = ir.block("slot.take");
-    LLVMBasicBlockRef taken = ir.block("slot.taken");
-    LLVMBasicBlockRef next = ir.block("slot.next");
-    LLVMBasicBlockRef fresh = ir.block("fresh");
-    ir.br(head);
-    ir.at(head);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), search);
-    ir.condBr(ir.icmp(LLVMIntULT, i, ir.i64(PER_CLASS)), look, fresh);
-    ir.at(look);
-    LLVMValueRef slot = ir.gep(ir.ptr, first, i);
-    // A plain look first: an empty slot costs no exclusive cache line.
-    LLVMValueRef seen = LLVMBuildLoad2(ir.b, ir.ptr, slot, "");
-    LLVMSetAlignment(seen, 8);
-    LLVMSetOrdering(seen, LLVMAtomicOrderingMonotonic);
-    ir.condBr(isNull(ir, seen), next, take);
-    ir.at(take);
-    LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, slot, LLVMConstPointerNull(ir.ptr),
-        LLVMAtomicOrderingAcquireRelease, 0);
-    ir.condBr(isNull(ir, p), next, taken);
-    ir.at(taken);
-    ir.ret(p);
-    ir.at(next);
-    ir.incoming(i, ir.add(i, ir.i64(1)), next);
-    ir.br(head);
-    ir.at(fresh);
+    eachSlot(ir, first, PER_CLASS, (slot, next) -> {
+      // A plain look first: an empty slot costs no exclusive cache line.
+      LLVMValueRef seen = LLVMBuildLoad2(ir.b, ir.ptr, slot, "");
+      LLVMSetAlignment(seen, 8);
+      LLVMSetOrdering(seen, LLVMAtomicOrderingMonotonic);
+      LLVMBasicBlockRef take = ir.block("slot.take");
+      LLVMBasicBlockRef taken = ir.block("slot.taken");
+      ir.condBr(isNull(ir, seen), next, take);
+      ir.at(take);
+      LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, slot, LLVMConstPointerNull(ir.ptr),
+          LLVMAtomicOrderingAcquireRelease, 0);
+      ir.condBr(isNull(ir, p), next, taken);
+      ir.at(taken);
+      ir.ret(p);
+    });
     LLVMValueRef cap = ir.shl(ir.i64(1), c);
     LLVMValueRef raw = Libc.malloc(ir, ir.add(cap, ir.i64(HEADER + ALIGN - 1)));
     LLVMBasicBlockRef oom = ir.block("oom");
@@ -128,27 +116,15 @@ public final class WorkBuffers {
     LLVMValueRef p = LLVMGetParam(fn, 0);
     LLVMValueRef c = ir.load(ir.i64, ir.gep(ir.i8, p, ir.i64(-8)), 8);
     LLVMValueRef first = ir.gep(ir.ptr, slots(ir), ir.mul(c, ir.i64(PER_CLASS)));
-    LLVMBasicBlockRef entry = ir.currentBlock();
-    LLVMBasicBlockRef head = ir.block("slot");
-    LLVMBasicBlockRef tryIt = ir.block("slot.try");
-    LLVMBasicBlockRef stored = ir.block("slot.stored");
-    LLVMBasicBlockRef next = ir.block("slot.next");
-    LLVMBasicBlockRef full = ir.block("full");
-    ir.br(head);
-    ir.at(head);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), entry);
-    ir.condBr(ir.icmp(LLVMIntULT, i, ir.i64(PER_CLASS)), tryIt, full);
-    ir.at(tryIt);
-    LLVMValueRef pair = LLVMBuildAtomicCmpXchg(ir.b, ir.gep(ir.ptr, first, i), LLVMConstPointerNull(ir.ptr), p,
-        LLVMAtomicOrderingAcquireRelease, LLVMAtomicOrderingMonotonic, 0);
-    ir.condBr(LLVMBuildExtractValue(ir.b, pair, 1, ""), stored, next);
-    ir.at(stored);
-    LLVMBuildRetVoid(ir.b);
-    ir.at(next);
-    ir.incoming(i, ir.add(i, ir.i64(1)), next);
-    ir.br(head);
-    ir.at(full);
+    eachSlot(ir, first, PER_CLASS, (slot, next) -> {
+      LLVMBasicBlockRef stored = ir.block("slot.stored");
+      LLVMValueRef pair = LLVMBuildAtomicCmpXchg(ir.b, slot, LLVMConstPointerNull(ir.ptr), p,
+          LLVMAtomicOrderingAcquireRelease, LLVMAtomicOrderingMonotonic, 0);
+      ir.condBr(LLVMBuildExtractValue(ir.b, pair, 1, ""), stored, next);
+      ir.at(stored);
+      LLVMBuildRetVoid(ir.b);
+    });
+    // The class is full: freed.
     Libc.free(ir, ir.load(ir.ptr, ir.gep(ir.i8, p, ir.i64(-16)), 8));
     LLVMBuildRetVoid(ir.b);
   }
@@ -157,30 +133,41 @@ public final class WorkBuffers {
   private static LLVMValueRef release(Ir ir) {
     return ir.outlined("jaxc_buffer_release", ir.fnType(ir.voidType), fn -> {
       LLVMValueRef all = LLVMGetNamedGlobal(ir.module, "jaxc.buffers");
-      LLVMBasicBlockRef entry = ir.currentBlock();
-      LLVMBasicBlockRef head = ir.block("slot");
-      LLVMBasicBlockRef look = ir.block("slot.look");
-      LLVMBasicBlockRef freeIt = ir.block("slot.free");
-      LLVMBasicBlockRef next = ir.block("slot.next");
-      LLVMBasicBlockRef done = ir.block("done");
-      ir.br(head);
-      ir.at(head);
-      LLVMValueRef i = ir.phi(ir.i64);
-      ir.incoming(i, ir.i64(0), entry);
-      ir.condBr(ir.icmp(LLVMIntULT, i, ir.i64((long) CLASSES * PER_CLASS)), look, done);
-      ir.at(look);
-      LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, ir.gep(ir.ptr, all, i),
-          LLVMConstPointerNull(ir.ptr), LLVMAtomicOrderingAcquireRelease, 0);
-      ir.condBr(isNull(ir, p), next, freeIt);
-      ir.at(freeIt);
-      Libc.free(ir, ir.load(ir.ptr, ir.gep(ir.i8, p, ir.i64(-16)), 8));
-      ir.br(next);
-      ir.at(next);
-      ir.incoming(i, ir.add(i, ir.i64(1)), next);
-      ir.br(head);
-      ir.at(done);
+      eachSlot(ir, all, (long) CLASSES * PER_CLASS, (slot, next) -> {
+        LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, slot, LLVMConstPointerNull(ir.ptr),
+            LLVMAtomicOrderingAcquireRelease, 0);
+        LLVMBasicBlockRef freeIt = ir.block("slot.free");
+        ir.condBr(isNull(ir, p), next, freeIt);
+        ir.at(freeIt);
+        Libc.free(ir, ir.load(ir.ptr, ir.gep(ir.i8, p, ir.i64(-16)), 8));
+        ir.br(next);
+      });
       LLVMBuildRetVoid(ir.b);
     });
+  }
+
+  /**
+   * {@code for (i = 0; i < count; i++) body(&first[i], next)}: the body ends each slot by a branch
+   * to {@code next} (or a return); the builder is left after the loop.
+   */
+  private static void eachSlot(Ir ir, LLVMValueRef first, long count,
+      BiConsumer<LLVMValueRef, LLVMBasicBlockRef> body) {
+    LLVMBasicBlockRef entry = ir.currentBlock();
+    LLVMBasicBlockRef head = ir.block("slot");
+    LLVMBasicBlockRef look = ir.block("slot.look");
+    LLVMBasicBlockRef next = ir.block("slot.next");
+    LLVMBasicBlockRef done = ir.block("slot.done");
+    ir.br(head);
+    ir.at(head);
+    LLVMValueRef i = ir.phi(ir.i64);
+    ir.incoming(i, ir.i64(0), entry);
+    ir.condBr(ir.icmp(LLVMIntULT, i, ir.i64(count)), look, done);
+    ir.at(look);
+    body.accept(ir.gep(ir.ptr, first, i), next);
+    ir.at(next);
+    ir.incoming(i, ir.add(i, ir.i64(1)), next);
+    ir.br(head);
+    ir.at(done);
   }
 
   private static LLVMValueRef isNull(Ir ir, LLVMValueRef p) {
