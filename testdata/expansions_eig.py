@@ -41,13 +41,14 @@ def _hessenberg_with_q(a):
     return h, _accumulated_q(packed, taus)
 
 
-def _deflating_qr(h, z, magnitude, step):
+def _deflating_qr(h, z, magnitude, step, n=None):
     """The QR algorithm's outer loop, as dlahqr/zlahqr: the active block ends at row hi; each pass
     finds the last negligible subdiagonal entry h[l, l−1] (|·| ≤ eps·(|h[l−1, l−1]| + |h[l, l]|)
     in `magnitude`), sets it to zero, and step(h, z, hi, its, l) deflates a converged block or
     sweeps, returning (h, z, hi, its). At most 30·max(10, n) sweeps, counted from a carried size:
-    a constant derived from n would not be a free parameter of the recorded trace."""
-    n = h.shape[0]
+    a constant derived from n would not be a free parameter of the recorded trace. h may be
+    padded beyond its n×n top-left block (`n` given), which is all the loop looks at."""
+    n = h.shape[0] if n is None else n
     eps = jnp.finfo(jnp.real(h).dtype).eps
     ks = jnp.arange(n, dtype=jnp.int32)
 
@@ -58,8 +59,8 @@ def _deflating_qr(h, z, magnitude, step):
     def body(state):
         h, z, hi, its, total, size = state
         zero = jnp.zeros(1, h.dtype)
-        sub = jnp.concatenate([zero, jnp.diagonal(h, -1)])  # sub[k] = h[k, k-1]
-        d = jnp.diagonal(h)
+        sub = jnp.concatenate([zero, jnp.diagonal(h[:n, :n], -1)])  # sub[k] = h[k, k-1]
+        d = jnp.diagonal(h[:n, :n])
         dprev = jnp.concatenate([zero, d[:-1]])
         small = (magnitude(sub) <= eps * (magnitude(dprev) + magnitude(d))) & (ks >= 1) & (ks <= hi)
         l = jnp.max(jnp.where(small, ks, 0))
@@ -289,19 +290,22 @@ def real_schur(h, z):
         v = x.at[0].add(-beta)
         vv = jnp.sum(v * v)
         f = jnp.where(vv > 0, 2 / jnp.where(vv > 0, vv, 1), 0)
-        # Gathers and scatters of `size` rows and columns, not dynamic slices: those would not
-        # type-check for a matrix smaller than the reflector, which never runs one.
-        idx = k + jnp.arange(size, dtype=jnp.int32)
-        rows = h.at[idx].get(mode="clip")
+        # Three rows and columns as dynamic slices of h and z padded by two zero rows and columns
+        # (so they fit any n ≥ 1; a gather and scatter per update took three times as long); a
+        # 2-element reflector is the 3-element one with v[2] = 0, which leaves its third row and
+        # column as they are.
+        v = jnp.concatenate([v, jnp.zeros(3 - size, v.dtype)]) if size < 3 else v
+        o = jnp.zeros_like(k)
+        rows = lax.dynamic_slice(h, (k, o), (3, h.shape[1]))
         rows = rows - f * v[:, None] * jnp.dot(v, rows, precision=HI)[None, :]
-        h = h.at[idx].set(rows, mode="drop")
-        cols = h.at[:, idx].get(mode="clip")
+        h = lax.dynamic_update_slice(h, rows, (k, o))
+        cols = lax.dynamic_slice(h, (o, k), (h.shape[0], 3))
         cols = cols - f * jnp.dot(cols, v, precision=HI)[:, None] * v[None, :]
-        h = h.at[:, idx].set(cols, mode="drop")
-        # z holds Zᵀ: the reflector combines `size` contiguous rows.
-        zr = z.at[idx].get(mode="clip")
+        h = lax.dynamic_update_slice(h, cols, (o, k))
+        # z holds Zᵀ: the reflector combines three contiguous rows.
+        zr = lax.dynamic_slice(z, (k, o), (3, z.shape[1]))
         zr = zr - f * v[:, None] * jnp.dot(v, zr, precision=HI)[None, :]
-        return h, z.at[idx].set(zr, mode="drop")
+        return h, lax.dynamic_update_slice(z, zr, (k, o))
 
     def step(h, z, hi, its, l):
         def one(args):
@@ -354,8 +358,9 @@ def real_schur(h, z):
         branch = jnp.where(l == hi, 0, jnp.where(l == hi - 1, 1, 2))
         return lax.switch(branch, (one, two, sweep), (h, z, hi, its))
 
-    h, zt = _deflating_qr(h, z.T, jnp.abs, step)
-    z = zt.T
+    pad = ((0, 2), (0, 2))
+    h, zt = _deflating_qr(jnp.pad(h, pad), jnp.pad(z.T, ((0, 2), (0, 0))), jnp.abs, step, n)
+    h, z = h[:n, :n], zt[:n].T
     # Below the quasi-triangle: zeros (the subdiagonal holds only the 2×2 blocks' entries).
     rows = ks[:, None]
     cols = ks[None, :]

@@ -1618,6 +1618,11 @@ for _dt in (f32, f64, c64, c128):
          functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 4, 4), dt), _g(r, (1, 1), dt)), dt=_dt),
          f"jax.scipy.linalg.schur ({'triangular' if _dt in (c64, c128) else 'quasi-triangular, 2×2 blocks as dlanv2'}): "
          f"Z·T·Zᴴ, zeros below, sorted diagonal, ‖T‖; batched; 1×1 ({_dn})", _tol, x64=_dt in (f64, c128))
+case("linalg_eig_small_f32", lambda a, b, c: (*_eig_invariants(a), *_eig_invariants(b), *_eig_invariants(c),
+                                               *_schur_invariants(c), *_schur_invariants(a)),
+     lambda r: (np.array([[1., -2.], [3., 0.5]], np.float32), np.array([[2., 1.], [1., 3.]], np.float32),
+                N(r, (3, 3))),
+     "eig and schur of 2×2 (a complex pair, a symmetric one) and 3×3 matrices: reflectors at the matrix's edge", (2e-4, 2e-4))
 case("linalg_eig_batched_map", lambda a: jax.vmap(_eig_invariants)(a),
      lambda r: (N(r, (6, 12, 12)),),
      "eig of a batch of 6 (the batch's matrices on threads, each with its own loops)", (2e-4, 2e-4))

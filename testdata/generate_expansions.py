@@ -470,8 +470,8 @@ def write_linalg():
     def symbolic(text, sizes):
         b, m, k = sizes
         for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (b * k * k, "<BKK>"), (m * m, "<MM>"), (m * k, "<MK>"),
-                       (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m, "<M>"), (k, "<K>"),
-                       (k - 1, "<K1>"), (m - 1, "<M1>")):
+                       (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m + 2, "<M2>"), (m, "<M>"),
+                       (k, "<K>"), (k - 1, "<K1>"), (m - 1, "<M1>")):
             text = text.replace(str(v), tag)
         return text
 

@@ -237,8 +237,8 @@ final class LinalgExpansions {
   private static List<String[]> laPairs(long b, long m, long k) {
     return List.of(pair(LA_B * LA_M * LA_M, b * m * m), pair(LA_B * LA_M * LA_K, b * m * k),
         pair(LA_B * LA_K * LA_K, b * k * k), pair(LA_M * LA_M, m * m), pair(LA_M * LA_K, m * k), pair(LA_K * LA_K, k * k),
-        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M, m), pair(LA_K, k),
-        pair(LA_K - 1, k - 1), pair(LA_M - 1, m - 1));
+        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M + 2, m + 2), pair(LA_M, m),
+        pair(LA_K, k), pair(LA_K - 1, k - 1), pair(LA_M - 1, m - 1));
   }
 
   /**
