@@ -99,7 +99,7 @@ public final class EntryPoint {
           ir.and(LLVMBuildPtrToInt(ir.b, ws, ir.i64, ""), ir.i64(Plan.ALIGNMENT - 1)), ir.i64(0));
       LLVMBasicBlockRef bad = ir.block("bad_workspace");
       LLVMBasicBlockRef ok = ir.block("call");
-      ir.condBr(ir.or(isNull(ir, ws), misaligned), bad, ok);
+      ir.condBr(ir.or(ir.isNull(ws), misaligned), bad, ok);
       ir.at(bad);
       ir.ret(ir.i32(ErrorCode.BAD_ARGUMENTS.code()));
       ir.at(ok);
@@ -138,8 +138,8 @@ public final class EntryPoint {
     LLVMBasicBlockRef bad = ir.block("bad_arguments");
     LLVMBasicBlockRef load = ir.block("load_pointers");
     LLVMValueRef arraysNull = ir.bool(false);
-    if (numInputs > 0) arraysNull = ir.or(arraysNull, isNull(ir, inputs));
-    if (numOutputs > 0) arraysNull = ir.or(arraysNull, isNull(ir, outputs));
+    if (numInputs > 0) arraysNull = ir.or(arraysNull, ir.isNull(inputs));
+    if (numOutputs > 0) arraysNull = ir.or(arraysNull, ir.isNull(outputs));
     ir.condBr(arraysNull, bad, load);
     ir.at(bad);
     ir.ret(ir.i32(ErrorCode.BAD_ARGUMENTS.code()));
@@ -154,11 +154,11 @@ public final class EntryPoint {
     for (int k = 0; k < numInputs; k++) {
       int i = baked.length + k;
       in[i] = ir.load(ir.ptr, ir.gep(ir.ptr, inputs, ir.i64(k)), 8);
-      if (elements(inVars.get(i)) > 0) anyNull = ir.or(anyNull, isNull(ir, in[i]));
+      if (elements(inVars.get(i)) > 0) anyNull = ir.or(anyNull, ir.isNull(in[i]));
     }
     for (int k = 0; k < numOutputs; k++) {
       out[k] = ir.load(ir.ptr, ir.gep(ir.ptr, outputs, ir.i64(k)), 8);
-      if (elements(plan.outputs().get(k)) > 0) anyNull = ir.or(anyNull, isNull(ir, out[k]));
+      if (elements(plan.outputs().get(k)) > 0) anyNull = ir.or(anyNull, ir.isNull(out[k]));
     }
     LLVMBasicBlockRef allocate = ir.block("allocate");
     ir.condBr(anyNull, bad, allocate);
@@ -176,15 +176,15 @@ public final class EntryPoint {
       LLVMBasicBlockRef oom = ir.block("out_of_memory");
       LLVMBasicBlockRef run = ir.block("run");
       LLVMBasicBlockRef entry = ir.currentBlock();
-      ir.condBr(isNull(ir, given), own, run);
+      ir.condBr(ir.isNull(given), own, run);
       ir.at(own);
       LLVMValueRef cached = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, cache, LLVMConstPointerNull(ir.ptr),
           LLVMAtomicOrderingAcquire, 0);
       LLVMBasicBlockRef ownEnd = ir.currentBlock();
-      ir.condBr(isNull(ir, cached), fresh, run);
+      ir.condBr(ir.isNull(cached), fresh, run);
       ir.at(fresh);
       LLVMValueRef allocated = Libc.malloc(ir, ir.i64(plan.workspaceBytes() + Plan.ALIGNMENT - 1));
-      ir.condBr(isNull(ir, allocated), oom, run);
+      ir.condBr(ir.isNull(allocated), oom, run);
       ir.at(oom);
       ir.ret(ir.i32(ErrorCode.OUT_OF_MEMORY.code()));
       ir.at(run);
@@ -195,7 +195,7 @@ public final class EntryPoint {
       LLVMValueRef address = LLVMBuildPtrToInt(ir.b, block, ir.i64, "");
       LLVMValueRef pad = ir.and(ir.sub(ir.i64(0), address), ir.i64(Plan.ALIGNMENT - 1));
       // The caller's block is aligned already (checked); an own block is aligned by hand.
-      aligned = ir.select(isNull(ir, block), given, ir.gep(ir.i8, block, pad));
+      aligned = ir.select(ir.isNull(block), given, ir.gep(ir.i8, block, pad));
     }
     for (Buffer.Temp t : plan.workspaceBuffers()) bases.put(t, ir.gep(ir.i8, aligned, ir.i64(t.offset())));
     schedule.accept(b -> {
@@ -212,11 +212,11 @@ public final class EntryPoint {
       LLVMBasicBlockRef putBack = ir.block("cache_workspace");
       LLVMBasicBlockRef freeOther = ir.block("free_other");
       LLVMBasicBlockRef done = ir.block("done");
-      ir.condBr(isNull(ir, block), done, putBack);
+      ir.condBr(ir.isNull(block), done, putBack);
       ir.at(putBack);
       LLVMValueRef other = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, cache, block,
           LLVMAtomicOrderingAcquireRelease, 0);
-      ir.condBr(isNull(ir, other), done, freeOther);
+      ir.condBr(ir.isNull(other), done, freeOther);
       ir.at(freeOther);
       Libc.free(ir, other);  // a concurrent call put one back first: keep one
       ir.br(done);
@@ -238,10 +238,6 @@ public final class EntryPoint {
 
   private static long elements(Atom a) {
     return ((ArrayType) a.type()).shape().elementCount();
-  }
-
-  private static LLVMValueRef isNull(Ir ir, LLVMValueRef p) {
-    return LLVMBuildIsNull(ir.b, p, "");
   }
 
   private static void constant(Ir ir, String name, LLVMTypeRef t, long value) {

@@ -385,6 +385,11 @@ public final class Ir implements AutoCloseable {
     return LLVMBuildXor(b, x, y, "");
   }
 
+  /** Whether pointer {@code p} is null (an i1). */
+  public LLVMValueRef isNull(LLVMValueRef p) {
+    return LLVMBuildIsNull(b, p, "");
+  }
+
   public LLVMValueRef not(LLVMValueRef x) {
     return LLVMBuildNot(b, x, "");
   }

@@ -10,6 +10,8 @@ import dev.jaxc.ir.prim.params.ParamDecoding;
 import dev.jaxc.ir.prim.params.ScanParams;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -50,12 +52,11 @@ final class ControlFlowScan {
     for (int k = nCarry; k < cx.results().size(); k++) ySlices.add((ArrayType) s.body().outputs().get(k).type());
 
     if (nCarry == 0 && ScanMapThreads.applies(cx, s.body(), length)) {
-      ScanMapThreads.emit(cx, s.body(), length, bodies, (t, temps) ->
-          bodies.run(s.body(), ControlFlowBodies.concat(consts, slices(ir, xs, xSlices, t)), slices(ir, ys, ySlices, t), true, temps),
-          () -> bodies.repeat(length, "scan", i -> {
-            LLVMValueRef t = reverse ? ir.sub(ir.i64(length - 1), i) : i;
-            bodies.run(s.body(), ControlFlowBodies.concat(consts, slices(ir, xs, xSlices, t)), slices(ir, ys, ySlices, t), true);
-          }));
+      // Iterations without carries are independent: their order (reverse too) does not matter.
+      BiConsumer<LLVMValueRef, Function<Buffer, LLVMValueRef>> iteration = (t, temps) ->
+          bodies.run(s.body(), ControlFlowBodies.concat(consts, slices(ir, xs, xSlices, t)), slices(ir, ys, ySlices, t), true, temps);
+      ScanMapThreads.emit(cx, s.body(), length, bodies, iteration,
+          () -> bodies.repeat(length, "scan", t -> iteration.accept(t, cx.bases())));
       return;
     }
     // Iteration i reads the results when length - i is even, so the last one writes them.
@@ -83,7 +84,7 @@ final class ControlFlowScan {
   }
 
   /** The address of slice {@code t} of each buffer (row-major: slices are contiguous). */
-  static List<LLVMValueRef> slices(Ir ir, List<LLVMValueRef> bases, List<ArrayType> slice, LLVMValueRef t) {
+  private static List<LLVMValueRef> slices(Ir ir, List<LLVMValueRef> bases, List<ArrayType> slice, LLVMValueRef t) {
     List<LLVMValueRef> r = new ArrayList<>();
     for (int k = 0; k < bases.size(); k++) {
       r.add(ir.gep(ir.i8, bases.get(k), ir.mul(t, ir.i64(ControlFlowBodies.bytes(slice.get(k))))));

@@ -166,7 +166,7 @@ final class GemmPacked {
     LLVMBasicBlockRef check = ir.block("gemm.check");
     LLVMBasicBlockRef nest = ir.block("gemm.fallback");
     LLVMBasicBlockRef done = ir.block("gemm.done");
-    ir.condBr(isNull(bAll), nest, packed);
+    ir.condBr(ir.isNull(bAll), nest, packed);
     ir.at(packed);
     LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(bBytes));
     ir.store(ir.constInt(ir.i8, 0), failed, 1);
@@ -190,7 +190,7 @@ final class GemmPacked {
       LLVMBasicBlockRef itemsEnd = ir.block("gemm.items.end");
       if (heap) {
         LLVMBasicBlockRef oom = ir.block("gemm.items.oom");
-        ir.condBr(isNull(buf), oom, work);
+        ir.condBr(ir.isNull(buf), oom, work);
         ir.at(oom);
         // Every failing thread writes the same byte; the region's join orders it before the read.
         LLVMValueRef st = LLVMBuildStore(ir.b, ir.constInt(ir.i8, 1), failed);
@@ -264,10 +264,6 @@ final class GemmPacked {
     fallback.run();
     ir.br(done);
     ir.at(done);
-  }
-
-  private LLVMValueRef isNull(LLVMValueRef p) {
-    return ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, p, ir.i64, ""), ir.i64(0));
   }
 
   /** Stores the finished C block: rows [m0, m0 + rows), columns [j0, j1). */

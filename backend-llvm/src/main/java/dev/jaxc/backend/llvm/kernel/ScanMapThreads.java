@@ -66,8 +66,9 @@ final class ScanMapThreads {
       hi = Math.max(hi, t.offset() + t.bytes());
     }
     long bytes = first == null ? 0 : hi - first.offset();
+    long work = saturatingMul(length, work(body));
     if (bytes == 0) {
-      regions.range(length, 1, saturatingMul(length, work(body)), (begin, end) ->
+      regions.range(length, 1, work, (begin, end) ->
           cx.loops().forRange(begin, end, t -> iteration.accept(t, cx.bases())));
       return;
     }
@@ -75,12 +76,12 @@ final class ScanMapThreads {
     // The flag: the first byte of the shared body workspace, which no chunk uses.
     LLVMValueRef flag = bodies.address(first);
     ir.store(ir.constInt(ir.i8, 0), flag, 1);
-    regions.range(length, 1, saturatingMul(length, work(body)), (begin, end) -> {
+    regions.range(length, 1, work, (begin, end) -> {
       LLVMValueRef buf = WorkBuffers.get(ir, ir.i64(bytes));
       LLVMBasicBlockRef oom = ir.block("map.oom");
       LLVMBasicBlockRef run = ir.block("map.chunk");
       LLVMBasicBlockRef done = ir.block("map.chunk.end");
-      ir.condBr(ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, buf, ir.i64, ""), ir.i64(0)), oom, run);
+      ir.condBr(ir.isNull(buf), oom, run);
       ir.at(oom);
       LLVMValueRef st = LLVMBuildStore(ir.b, ir.constInt(ir.i8, 1), flag);
       LLVMSetAlignment(st, 1);

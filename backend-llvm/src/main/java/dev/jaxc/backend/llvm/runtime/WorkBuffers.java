@@ -87,11 +87,11 @@ public final class WorkBuffers {
       LLVMSetOrdering(seen, LLVMAtomicOrderingMonotonic);
       LLVMBasicBlockRef take = ir.block("slot.take");
       LLVMBasicBlockRef taken = ir.block("slot.taken");
-      ir.condBr(isNull(ir, seen), next, take);
+      ir.condBr(ir.isNull(seen), next, take);
       ir.at(take);
       LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, slot, LLVMConstPointerNull(ir.ptr),
           LLVMAtomicOrderingAcquireRelease, 0);
-      ir.condBr(isNull(ir, p), next, taken);
+      ir.condBr(ir.isNull(p), next, taken);
       ir.at(taken);
       ir.ret(p);
     });
@@ -99,7 +99,7 @@ public final class WorkBuffers {
     LLVMValueRef raw = Libc.malloc(ir, ir.add(cap, ir.i64(HEADER + ALIGN - 1)));
     LLVMBasicBlockRef oom = ir.block("oom");
     LLVMBasicBlockRef got = ir.block("got");
-    ir.condBr(isNull(ir, raw), oom, got);
+    ir.condBr(ir.isNull(raw), oom, got);
     ir.at(oom);
     ir.ret(LLVMConstPointerNull(ir.ptr));
     ir.at(got);
@@ -137,7 +137,7 @@ public final class WorkBuffers {
         LLVMValueRef p = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpXchg, slot, LLVMConstPointerNull(ir.ptr),
             LLVMAtomicOrderingAcquireRelease, 0);
         LLVMBasicBlockRef freeIt = ir.block("slot.free");
-        ir.condBr(isNull(ir, p), next, freeIt);
+        ir.condBr(ir.isNull(p), next, freeIt);
         ir.at(freeIt);
         Libc.free(ir, ir.load(ir.ptr, ir.gep(ir.i8, p, ir.i64(-16)), 8));
         ir.br(next);
@@ -168,10 +168,6 @@ public final class WorkBuffers {
     ir.incoming(i, ir.add(i, ir.i64(1)), next);
     ir.br(head);
     ir.at(done);
-  }
-
-  private static LLVMValueRef isNull(Ir ir, LLVMValueRef p) {
-    return ir.icmp(LLVMIntEQ, LLVMBuildPtrToInt(ir.b, p, ir.i64, ""), ir.i64(0));
   }
 
   private static LLVMValueRef umax(Ir ir, LLVMValueRef x, LLVMValueRef y) {
