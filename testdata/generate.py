@@ -1812,6 +1812,14 @@ case("linalg_eigh_blocked_f32",
      lambda r: ((lambda x: ((x + x.T) / 2).astype(f32))(r.standard_normal((130, 130))), r.standard_normal(130).astype(f32)),
      "eigh of a 130×130 symmetric matrix: Q of its 129 reflectors by panels (64, 64, 1) on the GEMM kernel; eigenvalues, "
      "V·diag(w)·Vᵀ·b, the diagonal of VᵀV, the rows' norms of V", (2e-5, 3e-4))
+case("linalg_eigh_blocked_c64",
+     lambda a, b: (lambda w, v: (w, v @ (w * (jnp.conj(v.T) @ b)), jnp.diagonal(jnp.conj(v.T) @ v).real,
+                                 jnp.sum(jnp.abs(v) ** 2, axis=1)))(*jnp.linalg.eigh(a)) + (jnp.linalg.eigvalsh(a, UPLO="U"),),
+     lambda r: ((lambda x: np.ascontiguousarray((x + np.conj(x.T)) / 2, dtype=c64))(r.standard_normal((136, 136)) + 1j * r.standard_normal((136, 136))),
+                (r.standard_normal(136) + 1j * r.standard_normal(136)).astype(c64)),
+     "eigh of a 136×136 Hermitian matrix: the tridiagonal reduction by a panel of 64 reflectors (the trailing "
+     "update on the GEMM kernel) and 72 unblocked, the QL rotations recorded and applied to two column blocks of "
+     "128; eigenvalues (lower and upper triangle), V·diag(w)·Vᴴ·b, the diagonal of VᴴV, the rows' norms of V", (3e-5, 5e-4))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

@@ -539,6 +539,16 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"eigh {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"eigh_reduce_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+                # Above 2·64 rows jaxc reduces by panels: the whole Hermitian matrix, then each
+                # panel of K reflectors (hetrd's latrd) on a trailing [M, M] block.
+                texts = [traced(partial(ee.hermitian, lower=lower), [(b, m, m)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+                if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                    raise SystemExit(f"hermitian {tag}: the sizes are not free parameters of the trace")
+                (OUT / f"hermitian_{'lower' if lower else 'upper'}_{tag}.jaxpr").write_text(texts[0] + "\n")
+            texts = [traced(ee.sytrd_panel, [(b, m, m), (b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"sytrd_panel {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"sytrd_panel_{tag}.jaxpr").write_text(texts[0] + "\n")
             real_dt = np.float64 if tag in ("f64", "c128") else np.float32
             texts = [str(jax.make_jaxpr(mapped(ee.eigh_ql))(jax.ShapeDtypeStruct((b, m), real_dt),
                                                                jax.ShapeDtypeStruct((b, m), real_dt),
@@ -547,6 +557,14 @@ def write_linalg():
             if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                 raise SystemExit(f"eigh_ql {tag}: the sizes are not free parameters of the trace")
             (OUT / f"eigh_ql_{tag}.jaxpr").write_text(texts[0] + "\n")
+            # Above 2·64 rows: the rotations recorded and applied to K column blocks of Zᵀ.
+            texts = [str(jax.make_jaxpr(mapped(ee.eigh_ql_blocked))(jax.ShapeDtypeStruct((b, m), real_dt),
+                                                                       jax.ShapeDtypeStruct((b, m), real_dt),
+                                                                       jax.ShapeDtypeStruct((b, k, m, ee.QL_WIDTH), dt)))
+                     for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"eigh_ql_blocked {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"eigh_ql_blocked_{tag}.jaxpr").write_text(texts[0] + "\n")
         # svd of a tall [B, M, K] (a wide one is conjugate-transposed by jaxc), with and without U and Vᴴ:
         # bidiagonalisation and Golub–Reinsch QR sweeps (expansions_svd.py).
         # Values only in one recording; with vectors in two halves, jaxc forming U and V between them.

@@ -536,13 +536,27 @@ final class LinalgExpansions {
       // The tridiagonal reduction, then Q from its reflectors (by panels on the GEMM kernel when
       // large: the recording's column-by-column product took 0.8 s of 1.0 at 1024×1024), then QL.
       ArrayType diag = new ArrayType(real, Shape.of(batch, m));
-      List<Atom> t = recorded("eigh_reduce_" + (lower ? "lower" : "upper") + "_" + d.shortName(), d, laPairs(batch, m, 1),
-          "eigh_reduce", List.of(diag, diag, new ArrayType(d, flat), new ArrayType(d, Shape.of(batch, m - 1))), List.of(x), em);
+      String side = lower ? "lower" : "upper";
+      List<Atom> t;
+      if (m > 2 * BlockedTridiagonal.BLOCK) {
+        Atom whole = recorded("hermitian_" + side + "_" + d.shortName(), d, laPairs(batch, m, 1), "hermitian",
+            List.of(new ArrayType(d, flat)), List.of(x), em).get(0);
+        t = BlockedTridiagonal.reduce(whole, batch, m, d, em, tridiagonalPieces(batch, d, em));
+      } else {
+        t = recorded("eigh_reduce_" + side + "_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_reduce",
+            List.of(diag, diag, new ArrayType(d, flat), new ArrayType(d, Shape.of(batch, m - 1))), List.of(x), em);
+      }
       Atom q = tridiagonalQ(t.get(2), t.get(3), batch, m, d, em);
-      List<Atom> ys = recorded("eigh_ql_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_ql",
-          List.of(new ArrayType(d, flat), diag), List.of(t.get(0), t.get(1), q), em);
-      v = ys.get(0);
-      w = ys.get(1);
+      if (m > 2 * BlockedTridiagonal.BLOCK) {
+        List<Atom> ys = qlBlocked(t.get(0), t.get(1), q, batch, m, d, em);
+        v = ys.get(0);
+        w = ys.get(1);
+      } else {
+        List<Atom> ys = recorded("eigh_ql_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_ql",
+            List.of(new ArrayType(d, flat), diag), List.of(t.get(0), t.get(1), q), em);
+        v = ys.get(0);
+        w = ys.get(1);
+      }
     }
     long[] subset = e.params().getLongsOpt("subset_by_index").orElse(null);
     if (subset != null && subset.length == 2 && (subset[0] != 0 || subset[1] != m)) {
@@ -552,6 +566,56 @@ final class LinalgExpansions {
           "strides", new ParamValue.None()), new ArrayType(real, Shape.of(batch, subset[1] - subset[0])), w);
     }
     return asResults(e, em, List.of(v, w));
+  }
+
+  /** Columns of Zᵀ per block of eigh_ql_blocked: QL_WIDTH in testdata/expansions_eig.py. */
+  private static final long QL_WIDTH = 128;
+
+  /**
+   * eigh's QL with the rotations recorded and applied to column blocks of Qᵀ (eigh_ql_blocked):
+   * Q's rows padded to a multiple of {@link #QL_WIDTH} and blocked as [B, P, m, QL_WIDTH] for the
+   * recording, its result unblocked back into the eigenvectors [B, m, m]; and the eigenvalues.
+   */
+  private List<Atom> qlBlocked(Atom dd, Atom ee, Atom q, long batch, long m, DType d, Emitter em) {
+    long p = (m + QL_WIDTH - 1) / QL_WIDTH;
+    Atom padded = p * QL_WIDTH == m ? q
+        : em.concatenate(1, q, em.broadcastInDim(em.convert(zero(d), d), Shape.of(batch, p * QL_WIDTH - m, m)));
+    Atom blocks = transposeLast(em.reshape(padded, Shape.of(batch, p, QL_WIDTH, m)), batch, p, QL_WIDTH, m, d, em);
+    DType real = d.isComplex() ? d.realPart() : d;
+    List<Atom> ys = recorded("eigh_ql_blocked_" + d.shortName(), d, laPairs(batch, m, p), "eigh_ql_blocked",
+        List.of(new ArrayType(d, Shape.of(batch, p, m, QL_WIDTH)), new ArrayType(real, Shape.of(batch, m))),
+        List.of(dd, ee, blocks), em);
+    Atom rows = em.reshape(transposeLast(ys.get(0), batch, p, m, QL_WIDTH, d, em), Shape.of(batch, p * QL_WIDTH, m));
+    Atom v = p * QL_WIDTH == m ? rows : em.slice(rows, new long[] {0, 0, 0}, new long[] {batch, m, m});
+    return List.of(v, ys.get(1));
+  }
+
+  /** x [B, P, r, c] with its last two axes swapped: [B, P, c, r]. */
+  private static Atom transposeLast(Atom x, long batch, long p, long r, long c, DType d, Emitter em) {
+    return em.emit("transpose", Emitter.params("permutation", ints(0, 1, 3, 2)), new ArrayType(d, Shape.of(batch, p, c, r)), x);
+  }
+
+  /** The recorded pieces of {@link BlockedTridiagonal}: latrd panels and the unblocked hetd2. */
+  private BlockedTridiagonal.Pieces tridiagonalPieces(long batch, DType d, Emitter em) {
+    DType real = d.isComplex() ? d.realPart() : d;
+    return new BlockedTridiagonal.Pieces() {
+      @Override
+      public List<Atom> panel(Atom a, long rows, long cols) {
+        ArrayType block = new ArrayType(d, Shape.of(batch, rows, cols));
+        ArrayType diag = new ArrayType(real, Shape.of(batch, cols));
+        Atom w0 = em.broadcastInDim(em.convert(zero(d), d), block.shape());
+        return recorded("sytrd_panel_" + d.shortName(), d, laPairs(batch, rows, cols), "sytrd_panel",
+            List.of(block, block, block, diag, diag, new ArrayType(d, Shape.of(batch, cols))), List.of(a, w0), em);
+      }
+
+      @Override
+      public List<Atom> unblocked(Atom a, long rows) {
+        ArrayType diag = new ArrayType(real, Shape.of(batch, rows));
+        return recorded("eigh_reduce_lower_" + d.shortName(), d, laPairs(batch, rows, 1), "eigh_reduce",
+            List.of(diag, diag, new ArrayType(d, Shape.of(batch, rows, rows)), new ArrayType(d, Shape.of(batch, rows - 1))),
+            List.of(a), em);
+      }
+    };
   }
 
   /**
