@@ -209,31 +209,7 @@ public final class Planner {
 
   private boolean cheap(Eqn e) {
     if (!CHEAP.contains(primitives.get(e)) && !floatProduct(e)) return false;
-    // Scalars stay materialised: one load of a register-sized value beats recomputing its index.
-    boolean rows = elements(e.outs().get(0)) >= 16;
-    for (Atom a : e.ins()) {
-      if (a instanceof Var v && !materialised.containsKey(v) && !(rows && indexRewrite(v, 4))) return false;
-    }
-    return true;
-  }
-
-  /**
-   * Whether unmaterialised {@code v} is an index rewrite (a dynamic_slice or a {@link #CHEAP}
-   * shape operation) of materialised values, through at most {@code depth} of them: a row of a
-   * matrix taken with a dynamic index and squeezed is then read in place by each of its
-   * consumers instead of being copied first (a rotation of rows i and i + 1 copied row i).
-   */
-  private boolean indexRewrite(Var v, int depth) {
-    Producer p = producers.get(v);
-    if (depth == 0 || p == null || outputIndex.containsKey(v)) return false;
-    Primitive prim = primitives.get(p.eqn());
-    if (prim != Primitive.DYNAMIC_SLICE && (!CHEAP.contains(prim) || prim == Primitive.IOTA)) return false;
-    List<Atom> ins = p.eqn().ins();
-    // A dynamic_slice's start indices are scalars, computed once per loop.
-    int operands = prim == Primitive.DYNAMIC_SLICE ? 1 : ins.size();
-    for (int k = 0; k < operands; k++) {
-      if (ins.get(k) instanceof Var u && !materialised.containsKey(u) && !indexRewrite(u, depth - 1)) return false;
-    }
+    for (Atom a : e.ins()) if (a instanceof Var v && !materialised.containsKey(v)) return false;
     return true;
   }
 
