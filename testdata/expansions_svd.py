@@ -52,6 +52,73 @@ def _bidiagonalise(a):
     return d, e, x, tq, vr, tp
 
 
+BRD_BLOCK = 64  # reflector pairs per panel of the blocked bidiagonalisation (jaxc's BlockedBidiagonal.BLOCK)
+
+
+def gebrd_panel(a):
+    """labrd (tall a [M, K], M ≥ K > BRD_BLOCK): the first BRD_BLOCK left and right reflectors of
+    gebd2 with the trailing update left undone, as LAPACK's blocked gebrd runs its panels. The
+    current matrix is A − V·Yᴴ − X·Uᴴ (V, U the left and right reflectors; y_j = τ·Ãᴴv_j on the
+    columns right of j, x_j = τ·Ãu_j on the rows below j): column j and row j are brought up to
+    date from the factors when their reflectors are generated, and each reflector reads A once
+    (Aᴴv, Au), so that jaxc applies A − [V X]·[Y U]ᴴ to the trailing block as one product on the
+    GEMM kernel. The unblocked algorithm made four masked passes over the whole matrix per column.
+    Returns the packed columns (left reflectors below the diagonal), the right reflectors as
+    columns [K, BRD_BLOCK] (v[j + 1] = 1), Y, X, d, e (e[j] couples j and j + 1), the left and
+    right τs, and V."""
+    import generate_expansions as g
+    m, k = a.shape
+    nb = BRD_BLOCK
+    dt = a.dtype
+    cplx = jnp.iscomplexobj(a)
+    real_dt = jnp.real(a).dtype
+    rows = jnp.arange(m)
+    cols = jnp.arange(k)
+
+    def adj(f, v):
+        """Fᴴ·v for F [r, c] stored row-major, without transposing F: conj(conj(v)·F)."""
+        return jnp.conj(jnp.dot(jnp.conj(v), f, precision=HI)) if cplx else jnp.dot(v, f, precision=HI)
+
+    def dot(f, v):
+        return jnp.dot(f, v, precision=HI)
+
+    def step(j, carry):
+        vs, ys, xs, us, packed, d, e, tq, tp = carry
+        col = a[:, j] - dot(vs, jnp.conj(ys[j])) - dot(xs, jnp.conj(us[j]))
+        alpha, beta, tau, v, trivial = g._larfg(col, j, rows, dt)
+        d = d.at[j].set(jnp.where(trivial, jnp.real(alpha), beta).astype(real_dt))
+        packed = packed.at[:, j].set(jnp.where(rows > j, v, col))
+        tq = tq.at[j].set(tau)
+        y = adj(a, v) - dot(ys, adj(vs, v)) - dot(us, adj(xs, v))
+        y = jnp.where(cols > j, tau * y, 0)
+        vs = vs.at[:, j].set(v)
+        ys = ys.at[:, j].set(y)
+        # Row j after the left reflector; the right one from its conjugate (gebd2's convention).
+        row = a[j, :] - dot(jnp.conj(ys), vs[j]) - dot(jnp.conj(us), xs[j])
+        row = jnp.conj(row) if cplx else row
+        alpha, beta, tau, u, trivial = g._larfg(row, j + 1, cols, dt)
+        x = dot(a, u) - dot(vs, adj(ys, u)) - dot(xs, adj(us, u))
+        x = jnp.where(rows > j, tau * x, 0)
+        e = e.at[j].set(jnp.where(trivial, jnp.real(alpha), beta).astype(real_dt))
+        return (vs, ys, xs.at[:, j].set(x), us.at[:, j].set(u), packed, d, e, tq, tp.at[j].set(tau))
+
+    left = jnp.zeros((m, nb), dt)
+    right = jnp.zeros((k, nb), dt)
+    zeros = jnp.zeros(nb, real_dt)
+    taus = jnp.zeros(nb, dt)
+    vs, ys, xs, us, packed, d, e, tq, tp = lax.fori_loop(0, nb, step, (left, right, left, right, left, zeros, zeros,
+                                                                       taus, taus))
+    return packed, us, ys, xs, d, e, tq, tp, vs
+
+
+def svd_values_bidiagonal(d, e):
+    """Singular values (descending) of the real bidiagonal (d, e) (e[i] couples i − 1 and i) that
+    jaxc's blocked bidiagonalisation leaves: the sweeps without vectors."""
+    s, _, _ = _golub_reinsch(d, e, jnp.zeros((d.shape[0], 1), d.dtype), jnp.zeros((d.shape[0], 1), d.dtype),
+                             jnp.finfo(d.dtype).eps)
+    return (-jnp.sort(-s),)
+
+
 def _rotation(f, h):
     """r = ‖(f, h)‖ and the rotation (c, s) = (f, h)/r, renormalised by its own norm: when f comes
     from a cancellation (f = x·c + g·s near zero), a compiler that fuses the multiply-add into one

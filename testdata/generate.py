@@ -1820,6 +1820,17 @@ case("linalg_eigh_blocked_c64",
      "eigh of a 136×136 Hermitian matrix: the tridiagonal reduction by a panel of 64 reflectors (the trailing "
      "update on the GEMM kernel) and 72 unblocked, the QL rotations recorded and applied to two column blocks of "
      "128; eigenvalues (lower and upper triangle), V·diag(w)·Vᴴ·b, the diagonal of VᴴV, the rows' norms of V", (3e-5, 5e-4))
+for _dt, _dn, _shape in ((f32, "f32", (138, 133)), (c64, "c64", (133, 138))):
+    def _svd_blocked(a, b):
+        # Singular vector signs and phases are unspecified: s, U·diag(s)·Vᴴ·b, diag(UᴴU), the rows' norms of Vᴴ.
+        u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+        return (s, u @ (s * (vh @ b)), jnp.real(jnp.diagonal(jnp.conj(u.T) @ u)), jnp.sum(jnp.abs(vh) ** 2, axis=0),
+                jnp.linalg.svd(a, compute_uv=False))
+    case(f"linalg_svd_blocked_{_dn}", _svd_blocked,
+         functools.partial(lambda r, dt, shape: (_g(r, shape, dt), _g(r, (shape[1],), dt)), dt=_dt, shape=_shape),
+         f"svd of a {_shape[0]}×{_shape[1]} matrix (a wide one conjugate-transposed): bidiagonalisation by a panel of 64 "
+         f"reflector pairs (the trailing update on the GEMM kernel) and 69 columns unblocked; s (with and without "
+         f"vectors), U·diag(s)·Vᴴ·b, diag(UᴴU), the column norms of Vᴴ ({_dn})", (5e-5, 5e-4))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

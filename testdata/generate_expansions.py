@@ -585,6 +585,19 @@ def write_linalg():
                 if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                     raise SystemExit(f"svd {form} {tag}: the sizes are not free parameters of the trace")
                 (OUT / f"svd_{form}_{tag}.jaxpr").write_text(texts[0] + "\n")
+            # Above 2·64 columns jaxc bidiagonalises by panels (gebrd's labrd on a trailing [M, K]
+            # block), then runs the sweeps on (d, e) alone when only values are asked for.
+            texts = [traced(es.gebrd_panel, [(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+            if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                raise SystemExit(f"gebrd_panel {tag}: the sizes are not free parameters of the trace")
+            (OUT / f"gebrd_panel_{tag}.jaxpr").write_text(texts[0] + "\n")
+            if tag in ("f32", "f64"):
+                texts = [str(jax.make_jaxpr(mapped(es.svd_values_bidiagonal))(jax.ShapeDtypeStruct((b, m), dt),
+                                                                                jax.ShapeDtypeStruct((b, m), dt)))
+                         for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+                if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+                    raise SystemExit(f"svd_values_bidiagonal {tag}: the sizes are not free parameters of the trace")
+                (OUT / f"svd_values_bidiagonal_{tag}.jaxpr").write_text(texts[0] + "\n")
         # lu of [B, rows, cols]: tall (M rows ≥ K columns) and wide (K rows < M columns).
         for form, shape in (("tall", lambda b, m, k: (b, m, k)), ("wide", lambda b, m, k: (b, k, m))):
             texts = [traced(lu, [shape(b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]

@@ -45,7 +45,7 @@ final class BlockedCholesky {
       Atom a11 = em.slice(rest, new long[] {0, 0, 0}, new long[] {batch, kb, kb});
       Atom l11 = unblocked.apply(a11, kb);
       List<Atom> parts = new ArrayList<>();
-      if (k0 > 0) parts.add(em.broadcastInDim(zero(d, em), Shape.of(batch, k0, kb)));
+      if (k0 > 0) parts.add(em.broadcastInDim(PanelOps.zero(d, em), Shape.of(batch, k0, kb)));
       parts.add(l11);
       if (below > 0) {
         Atom a21 = em.slice(rest, new long[] {0, kb, 0}, new long[] {batch, left, kb});
@@ -66,7 +66,7 @@ final class BlockedCholesky {
     Atom bad = em.emit("ne", Params.EMPTY, new ArrayType(DType.BOOL, Shape.of(batch)), last, last);
     Atom lower = em.emit("ge", Params.EMPTY, new ArrayType(DType.BOOL, s), em.iota(DType.I32, s, 1), em.iota(DType.I32, s, 2));
     Atom nan = em.broadcastInDim(em.convert(new Literal(new Scalar.Float(Double.NaN), ArrayType.scalar(real(d)), true, Span.NONE), d), s);
-    Atom failed = em.emit("select_n", Params.EMPTY, new ArrayType(d, s), lower, em.broadcastInDim(zero(d, em), s), nan);
+    Atom failed = em.emit("select_n", Params.EMPTY, new ArrayType(d, s), lower, em.broadcastInDim(PanelOps.zero(d, em), s), nan);
     return em.emit("select_n", Params.EMPTY, new ArrayType(d, s), em.broadcastInDim(bad, s, 0), l, failed);
   }
 
@@ -78,9 +78,5 @@ final class BlockedCholesky {
 
   private static DType real(DType d) {
     return d.isComplex() ? d.realPart() : d;
-  }
-
-  private static Atom zero(DType d, Emitter em) {
-    return em.convert(new Literal(new Scalar.Float(0), ArrayType.scalar(real(d)), true, Span.NONE), d);
   }
 }

@@ -3,7 +3,6 @@ package dev.jaxc.frontend;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Literal;
-import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Scalar;
 import dev.jaxc.ir.Shape;
@@ -96,8 +95,8 @@ final class BlockedQr {
   private static Atom reflect(Atom c, List<Atom> vt, boolean adjoint, long rows, long kb, long cols, long batch, DType d,
       Emitter em) {
     Atom v = vt.get(0);
-    Atom w = BatchedMatmul.contract(conj(v, d, em), 1, c, 1, batch, kb, cols, d, em);  // Vᴴ·c
-    w = adjoint ? BatchedMatmul.contract(conj(vt.get(1), d, em), 1, w, 1, batch, kb, cols, d, em)  // Tᴴ·(Vᴴ·c)
+    Atom w = BatchedMatmul.contract(PanelOps.conj(v, d, em), 1, c, 1, batch, kb, cols, d, em);  // Vᴴ·c
+    w = adjoint ? BatchedMatmul.contract(PanelOps.conj(vt.get(1), d, em), 1, w, 1, batch, kb, cols, d, em)  // Tᴴ·(Vᴴ·c)
         : BatchedMatmul.contract(vt.get(1), 2, w, 1, batch, kb, cols, d, em);  // T·(Vᴴ·c)
     return em.binary("sub", c, BatchedMatmul.contract(v, 2, w, 1, batch, rows, cols, d, em));
   }
@@ -129,10 +128,5 @@ final class BlockedQr {
   private static Atom diagonal(long batch, long rows, long cols, String cmp, Emitter em) {
     Shape s = Shape.of(batch, rows, cols);
     return em.emit(cmp, Params.EMPTY, new ArrayType(DType.BOOL, s), em.iota(DType.I32, s, 1), em.iota(DType.I32, s, 2));
-  }
-
-  private static Atom conj(Atom x, DType d, Emitter em) {
-    if (!d.isComplex()) return x;
-    return em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), x.type(), x);
   }
 }

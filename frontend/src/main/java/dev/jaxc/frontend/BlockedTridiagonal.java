@@ -2,12 +2,6 @@ package dev.jaxc.frontend;
 
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
-import dev.jaxc.ir.Literal;
-import dev.jaxc.ir.ParamValue;
-import dev.jaxc.ir.Scalar;
-import dev.jaxc.ir.Shape;
-import dev.jaxc.ir.Type.ArrayType;
-import dev.jaxc.ir.diag.Span;
 import dev.jaxc.ir.pass.random.Emitter;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +46,7 @@ final class BlockedTridiagonal {
       long rows = n - k0;
       long rest = rows - BLOCK;
       List<Atom> p = pieces.panel(trailing, rows, BLOCK);
-      columns.add(belowZeros(p.get(0), k0, batch, BLOCK, d, em));
+      columns.add(PanelOps.belowZeros(p.get(0), k0, batch, BLOCK, d, em));
       ds.add(p.get(3));
       es.add(p.get(4));
       taus.add(p.get(5));
@@ -60,29 +54,16 @@ final class BlockedTridiagonal {
       Atom w = em.slice(p.get(2), new long[] {0, BLOCK, 0}, new long[] {batch, rows, BLOCK});
       // A22 − [V W]·[W V]ᴴ: her2k as one product of inner size 2·BLOCK.
       Atom left = em.concatenate(2, v, w);
-      Atom right = conj(em.concatenate(2, w, v), d, em);
+      Atom right = PanelOps.conj(em.concatenate(2, w, v), d, em);
       Atom a22 = em.slice(trailing, new long[] {0, BLOCK, BLOCK}, new long[] {batch, rows, rows});
       trailing = em.binary("sub", a22, BatchedMatmul.contract(left, 2, right, 2, batch, rest, rest, d, em));
     }
     List<Atom> last = pieces.unblocked(trailing, n - k0);
     ds.add(last.get(0));
     es.add(last.get(1));
-    columns.add(belowZeros(last.get(2), k0, batch, n - k0, d, em));
+    columns.add(PanelOps.belowZeros(last.get(2), k0, batch, n - k0, d, em));
     taus.add(last.get(3));
     return List.of(em.concatenate(1, ds.toArray(new Atom[0])), em.concatenate(1, es.toArray(new Atom[0])),
         em.concatenate(2, columns.toArray(new Atom[0])), em.concatenate(1, taus.toArray(new Atom[0])));
-  }
-
-  /** x [B, rows, cols] under {@code k0} zero rows. */
-  private static Atom belowZeros(Atom x, long k0, long batch, long cols, DType d, Emitter em) {
-    if (k0 == 0) return x;
-    Atom zero = em.convert(new Literal(new Scalar.Float(0.0), ArrayType.scalar(d.isComplex() ? d.realPart() : d), true,
-        Span.NONE), d);
-    return em.concatenate(1, em.broadcastInDim(zero, Shape.of(batch, k0, cols)), x);
-  }
-
-  private static Atom conj(Atom x, DType d, Emitter em) {
-    if (!d.isComplex()) return x;
-    return em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), x.type(), x);
   }
 }

@@ -568,6 +568,32 @@ final class LinalgExpansions {
     return asResults(e, em, List.of(v, w));
   }
 
+  /** The recorded pieces of {@link BlockedBidiagonal}: labrd panels and the unblocked gebd2. */
+  private BlockedBidiagonal.Pieces bidiagonalPieces(long batch, DType d, Emitter em) {
+    DType real = d.isComplex() ? d.realPart() : d;
+    return new BlockedBidiagonal.Pieces() {
+      @Override
+      public List<Atom> panel(Atom a, long rows, long cols) {
+        long nb = BlockedBidiagonal.BLOCK;
+        ArrayType left = new ArrayType(d, Shape.of(batch, rows, nb));
+        ArrayType right = new ArrayType(d, Shape.of(batch, cols, nb));
+        ArrayType diag = new ArrayType(real, Shape.of(batch, nb));
+        ArrayType taus = new ArrayType(d, Shape.of(batch, nb));
+        return recorded("gebrd_panel_" + d.shortName(), d, laPairs(batch, rows, cols), "gebrd_panel",
+            List.of(left, right, right, left, diag, diag, taus, taus, left), List.of(a), em);
+      }
+
+      @Override
+      public List<Atom> unblocked(Atom a, long rows, long cols) {
+        ArrayType values = new ArrayType(real, Shape.of(batch, cols));
+        ArrayType taus = new ArrayType(d, Shape.of(batch, cols));
+        return recorded("svd_reduce_" + d.shortName(), d, laPairs(batch, rows, cols), "svd_reduce", List.of(values, values,
+            new ArrayType(d, Shape.of(batch, rows, cols)), taus, new ArrayType(d, Shape.of(batch, cols, cols)), taus),
+            List.of(a), em);
+      }
+    };
+  }
+
   /** Columns of Zᵀ per block of eigh_ql_blocked: QL_WIDTH in testdata/expansions_eig.py. */
   private static final long QL_WIDTH = 128;
 
@@ -673,15 +699,19 @@ final class LinalgExpansions {
     List<String[]> pairs = laPairs(batch, big, small);
     ArrayType values = new ArrayType(real, Shape.of(batch, small));
     List<Atom> ys;
-    if (!uv) {
+    boolean blocked = small > 2 * BlockedBidiagonal.BLOCK;
+    if (!uv && blocked) {
+      List<Atom> bd = BlockedBidiagonal.reduce(x, batch, big, small, d, em, bidiagonalPieces(batch, d, em));
+      ys = recorded("svd_values_bidiagonal_" + real.shortName(), real, laPairs(batch, small, 1), "svd", List.of(values),
+          List.of(bd.get(0), bd.get(1)), em);
+    } else if (!uv) {
       ys = recorded("svd_s_" + d.shortName(), d, pairs, "svd", List.of(values), List.of(x), em);
     } else {
       // Bidiagonalisation, then U and V from its reflectors by panels on the GEMM kernel (the
       // recording's column-by-column products took 0.8 s each at 1024×1024), then the sweeps.
       ArrayType taus = new ArrayType(d, Shape.of(batch, small));
-      List<Atom> bd = recorded("svd_reduce_" + d.shortName(), d, pairs, "svd_reduce", List.of(values, values,
-          new ArrayType(d, Shape.of(batch, big, small)), taus, new ArrayType(d, Shape.of(batch, small, small)), taus),
-          List.of(x), em);
+      List<Atom> bd = blocked ? BlockedBidiagonal.reduce(x, batch, big, small, d, em, bidiagonalPieces(batch, d, em))
+          : bidiagonalPieces(batch, d, em).unblocked(x, big, small);
       Atom u = BlockedQr.orgqr(bd.get(2), bd.get(3), batch, big, small, uCols, d, em, qrPieces(batch, d, em));
       Atom v = small == 1 ? em.broadcastInDim(em.convert(one(d), d), Shape.of(batch, 1, 1))
           : tridiagonalQ(bd.get(4), em.slice(bd.get(5), new long[] {0, 0}, new long[] {batch, small - 1}), batch, small, d, em);
