@@ -45,6 +45,12 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
     return lowered.test(p) ? null : Support.of(p).detail();
   }
 
+  /**
+   * Reductions read their operands through generators; with multi-output fusion (the CPU's own
+   * kernels, not PTX's), scatters and dynamic_update_slice read their update that way too, so
+   * {@code x.at[i].set(c * a + s * b)} computes the row as it stores it (the planner keeps an
+   * update materialised when it reads the array being updated, {@code Planner#fusedInto}).
+   */
   @Override
   public boolean fusesOperand(Primitive p, Eqn e, int operand) {
     return switch (p) {
@@ -52,6 +58,8 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
           operand == 0;
       // The operands, not the init values (read once, outside the loops).
       case REDUCE -> operand < e.ins().size() / 2;
+      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX -> multiOutput && operand == 2;
+      case DYNAMIC_UPDATE_SLICE -> multiOutput && operand == 1;
       default -> false;
     };
   }
@@ -62,7 +70,14 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
    */
   @Override
   public boolean evaluatesEachOnce(Primitive p, Eqn e, int operand) {
-    return multiOutput && fusesOperand(p, e, operand);
+    return multiOutput && fusesOperand(p, e, operand) && !isUpdate(p);
+  }
+
+  private static boolean isUpdate(Primitive p) {
+    return switch (p) {
+      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX, DYNAMIC_UPDATE_SLICE -> true;
+      default -> false;
+    };
   }
 
   @Override

@@ -32,7 +32,7 @@ import java.util.function.Function;
  * iteration.
  */
 final class InPlaceUpdates {
-  private static final Set<Primitive> UPDATES = Set.of(
+  static final Set<Primitive> UPDATES = Set.of(
       Primitive.SCATTER, Primitive.SCATTER_ADD, Primitive.SCATTER_SUB, Primitive.SCATTER_MUL,
       Primitive.SCATTER_MIN, Primitive.SCATTER_MAX, Primitive.DYNAMIC_UPDATE_SLICE);
 

@@ -154,7 +154,9 @@ public final class Planner {
     List<Eqn> uses = consumers.getOrDefault(v, List.of());
     for (Eqn use : uses) if (kind(use) == EqnKind.KERNEL && !fusedInto(use, v)) return true;
     if (uses.isEmpty() || cheap(p.eqn())) return false;
-    for (Eqn use : uses) if (readsRepeatedly(use, v)) return true;
+    // A kernel that reads v through a generator reads each element once (an update's result is
+    // larger than its update, which is not read repeatedly for that).
+    for (Eqn use : uses) if (kind(use) != EqnKind.KERNEL && readsRepeatedly(use, v)) return true;
     return uses.size() > 1 && !(feedsKernel(v, MAX_DUPLICATED) && duplicable(v));
   }
 
@@ -177,12 +179,34 @@ public final class Planner {
     return false;
   }
 
-  /** True if every operand of kernel {@code use} that is {@code v} is read through a generator. */
+  /**
+   * True if every operand of kernel {@code use} that is {@code v} is read through a generator. An
+   * update (scatter, dynamic_update_slice) whose fused value would read the array it updates
+   * takes it materialised instead: read while written, the array could not stay in place
+   * ({@link InPlaceUpdates}), and each update would copy all of it.
+   */
   private boolean fusedInto(Eqn use, Var v) {
+    Primitive p = primitives.get(use);
     for (int k = 0; k < use.ins().size(); k++) {
-      if (use.ins().get(k) == v && !rules.fusesOperand(primitives.get(use), use, k)) return false;
+      if (use.ins().get(k) == v && !rules.fusesOperand(p, use, k)) return false;
     }
+    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) instanceof Var x && readsUnmaterialised(v, x)) return false;
     return true;
+  }
+
+  /** Whether {@code v}'s producer or its unmaterialised producers read {@code x}. */
+  private boolean readsUnmaterialised(Var v, Var x) {
+    List<Var> pending = new ArrayList<>(List.of(v));
+    IdentityHashMap<Var, Boolean> seen = new IdentityHashMap<>();
+    while (!pending.isEmpty()) {
+      Var u = pending.remove(pending.size() - 1);
+      if (seen.put(u, true) != null || !producers.containsKey(u)) continue;
+      for (Atom in : producers.get(u).eqn().ins()) {
+        if (in == x) return true;
+        if (in instanceof Var w && !materialised.containsKey(w)) pending.add(w);
+      }
+    }
+    return false;
   }
 
   /**

@@ -66,6 +66,20 @@ class PlannerTest {
   }
 
   @Test
+  void updateIsComputedInTheUpdateKernelUnlessItReadsTheUpdatedArray() {
+    // x.at[i].set(u * c + 1): the row is computed as it is stored, x updated in place.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] u:f32[1,8] c:f32[] i:i32[]. let a:f32[1,8] = mul u c; "
+        + "b:f32[1,8] = add a 1.0:f32[]; y:f32[4,8] = dynamic_update_slice x b i 0:i32[] in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertFalse(p.isMaterialised(out(j, 1)));
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(2))), p.steps());
+    // x.at[i].set(x[0] + 1) reads x: the row is computed first, so x can still be updated in place.
+    Jaxpr k = typed("{ lambda ; x:f32[4,8] i:i32[]. let r:f32[1,8] = slice[start_indices=(0, 0) limit_indices=(1, 8) "
+        + "strides=None] x; b:f32[1,8] = add r 1.0:f32[]; y:f32[4,8] = dynamic_update_slice x b i 0:i32[] in (y,) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 1)));
+  }
+
+  @Test
   void floatMultiplyOfMaterialisedValuesIsRecomputedPerUse() {
     // As XLA duplicates it into each consumer's loop, where it contracts into the add (FMA).
     Jaxpr j = typed("{ lambda ; a:f32[8] e:f32[8]. let b:f32[8] = mul a e; c:f32[8] = add b 1.0:f32[]; d:f32[8] = sub b 1.0:f32[] in (c, d) }");
