@@ -1831,6 +1831,14 @@ for _dt, _dn, _shape in ((f32, "f32", (138, 133)), (c64, "c64", (133, 138))):
          f"svd of a {_shape[0]}×{_shape[1]} matrix (a wide one conjugate-transposed): bidiagonalisation by a panel of 64 "
          f"reflector pairs (the trailing update on the GEMM kernel) and 69 columns unblocked; s (with and without "
          f"vectors), U·diag(s)·Vᴴ·b, diag(UᴴU), the column norms of Vᴴ ({_dn})", (5e-5, 5e-4))
+for _dt, _dn in ((f32, "f32"), (c64, "c64")):
+    case(f"linalg_hessenberg_blocked_{_dn}",
+         lambda a, b: (lambda h, q: (jnp.diagonal(h), jnp.diagonal(h, -1), jnp.diagonal(h, 1), h[:, -1], q @ b))(
+             *jax.scipy.linalg.hessenberg(a, calc_q=True)),
+         functools.partial(lambda r, dt: (_g(r, (136, 136), dt), _g(r, (136,), dt)), dt=_dt),
+         f"jax.scipy.linalg.hessenberg of a 136×136 matrix: a panel of 64 reflectors (the trailing columns and the "
+         f"rows above on the GEMM kernel), 72 rows unblocked; H's three central diagonals and last column, Q·b ({_dn})",
+         (5e-5, 5e-4))
 case("linalg_cholesky_blocked_not_pd",
      lambda a: jnp.diagonal(jnp.linalg.cholesky(a)),
      lambda r: ((lambda a: (a - 3.5 * np.eye(132) * (np.arange(132) == 100)).astype(f32))(_spd(r, 132, f32)),),

@@ -432,6 +432,43 @@ def hessenberg(a):
     return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
 
 
+def gehrd_panel(b, w0):
+    """lahr2 on a trailing [M, M] block b: the first K = w0.shape[1] reflectors of gehd2 with the
+    rest of the block left as it was, as LAPACK's blocked gehrd runs its panels. Column i is first
+    brought up to date by the panel's earlier reflectors from the right (A − Y·Vᴴ, Y = A·V·T) and
+    from the left (I − V·Tᴴ·Vᴴ), its reflector generated, and y_i = τ(A·v_i − Y(Vᴴv_i)) and T's
+    column i (larft) formed, so that jaxc then applies the panel to the trailing columns and to
+    the rows above by products on the GEMM kernel. One read of the block per reflector instead of
+    gehd2's two masked passes over the whole matrix. Returns the packed columns (the Hessenberg
+    entries on and above the subdiagonal, v_i below it), V, Y, T [K, K] and the τs."""
+    import jax.numpy as jnp
+    from jax import lax
+    m, k = w0.shape
+    dt = b.dtype
+    cplx = jnp.iscomplexobj(b)
+    rows = jnp.arange(m)
+    hi = lax.Precision.HIGHEST
+
+    def adj(f, v):
+        """Fᴴ·v without transposing F."""
+        return jnp.conj(jnp.dot(jnp.conj(v), f, precision=hi)) if cplx else jnp.dot(v, f, precision=hi)
+
+    def step(i, carry):
+        packed, vs, ys, t, taus = carry
+        col = b[:, i] - jnp.dot(ys, jnp.conj(vs[i]), precision=hi)
+        col = col - jnp.dot(vs, adj(t, adj(vs, col)), precision=hi)
+        p = i + 1
+        alpha, beta, tau, v, trivial = _larfg(col, p, rows, dt)
+        packed = packed.at[:, i].set(jnp.where(rows == p, jnp.where(trivial, alpha, beta.astype(dt)),
+                                               jnp.where(rows > p, v, col)))
+        u = adj(vs, v)
+        y = tau * (jnp.dot(b, v, precision=hi) - jnp.dot(ys, u, precision=hi))
+        tcol = (-tau * jnp.dot(t, u, precision=hi)).at[i].set(tau)
+        return packed, vs.at[:, i].set(v), ys.at[:, i].set(y), t.at[:, i].set(tcol), taus.at[i].set(tau)
+
+    return lax.fori_loop(0, k, step, (w0, w0, w0, jnp.zeros((k, k), dt), jnp.zeros(k, dt)))
+
+
 def write_linalg_jax():
     """tridiagonal_solve and lu_pivots_to_permutation as JAX's own generic lowerings trace them
     (the Thomas algorithm in scans; swaps in a loop), vmapped over B: tridiagonal systems of size
@@ -518,6 +555,11 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"hessenberg {tag}: the sizes are not free parameters of the trace")
         (OUT / f"hessenberg_{tag}.jaxpr").write_text(texts[0] + "\n")
+        # Above 2·64 rows jaxc reduces by panels (gehrd's lahr2 on a trailing [M, M] block, K reflectors).
+        texts = [traced(gehrd_panel, [(b, m, m), (b, m, k)], dt) for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
+        if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
+            raise SystemExit(f"gehrd_panel {tag}: the sizes are not free parameters of the trace")
+        (OUT / f"gehrd_panel_{tag}.jaxpr").write_text(texts[0] + "\n")
         # eig (values only, or with both eigenvector sets) and schur (with its vectors) of [B, M, M].
         import expansions_eig as ee
         cplx_dt = tag in ("c64", "c128")

@@ -376,11 +376,35 @@ final class LinalgExpansions {
     long[] a = at.shape().sizes();
     long n = a[a.length - 1];
     long batch = batch(a);
-    Jaxpr body = templates.instance("hessenberg_" + d.shortName(), x64(d), laPairs(batch, n, 1));
-    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, n, n))), em.fresh(new ArrayType(d, Shape.of(batch, n - 1))));
-    em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("hessenberg"), "jaxpr", new ParamValue.JaxprValue(body)),
-        List.of(flat(ins.get(0), Shape.of(batch, n, n), em)));
-    return asResults(e, em, new ArrayList<>(ys));
+    Atom x = flat(ins.get(0), Shape.of(batch, n, n), em);
+    BlockedHessenberg.Pieces pieces = hessenbergPieces(batch, d, em);
+    return asResults(e, em, new ArrayList<>(n > 2 * BlockedHessenberg.BLOCK
+        ? BlockedHessenberg.reduce(x, batch, n, d, em, pieces) : pieces.unblocked(x, n)));
+  }
+
+  /** The recorded pieces of {@link BlockedHessenberg}: lahr2 panels, the unblocked gehd2 and orghr's Q. */
+  private BlockedHessenberg.Pieces hessenbergPieces(long batch, DType d, Emitter em) {
+    return new BlockedHessenberg.Pieces() {
+      @Override
+      public List<Atom> panel(Atom a, long rows) {
+        long nb = BlockedHessenberg.BLOCK;
+        ArrayType block = new ArrayType(d, Shape.of(batch, rows, nb));
+        Atom w0 = em.broadcastInDim(em.convert(zero(d), d), block.shape());
+        return recorded("gehrd_panel_" + d.shortName(), d, laPairs(batch, rows, nb), "gehrd_panel", List.of(block, block, block,
+            new ArrayType(d, Shape.of(batch, nb, nb)), new ArrayType(d, Shape.of(batch, nb))), List.of(a, w0), em);
+      }
+
+      @Override
+      public List<Atom> unblocked(Atom a, long rows) {
+        return recorded("hessenberg_" + d.shortName(), d, laPairs(batch, rows, 1), "hessenberg",
+            List.of(new ArrayType(d, Shape.of(batch, rows, rows)), new ArrayType(d, Shape.of(batch, rows - 1))), List.of(a), em);
+      }
+
+      @Override
+      public Atom q(Atom packed, Atom taus, long rows) {
+        return tridiagonalQ(packed, taus, batch, rows, d, em);
+      }
+    };
   }
 
   /**
