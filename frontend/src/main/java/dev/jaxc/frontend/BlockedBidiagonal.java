@@ -63,10 +63,9 @@ final class BlockedBidiagonal {
       tps.add(p.get(7));
       // A22 − [V X]·[Y U]ᴴ: the panel's left and right updates as one product of inner size 2·BLOCK.
       Atom left = em.concatenate(2, rowsFrom(p.get(8), batch, rows, em), rowsFrom(p.get(3), batch, rows, em));
-      Atom right = PanelOps.conj(em.concatenate(2, rowsFrom(p.get(2), batch, cols, em), rowsFrom(p.get(1), batch, cols, em)), d, em);
+      Atom right = em.concatenate(2, rowsFrom(p.get(2), batch, cols, em), rowsFrom(p.get(1), batch, cols, em));
       Atom a22 = em.slice(trailing, new long[] {0, BLOCK, BLOCK}, new long[] {batch, rows, cols});
-      trailing = em.binary("sub", a22,
-          BatchedMatmul.contract(left, 2, right, 2, batch, rows - BLOCK, cols - BLOCK, d, em));
+      trailing = PanelOps.minusProduct(a22, left, right, batch, rows - BLOCK, cols - BLOCK, d, em);
     }
     long cols = n - k0;
     List<Atom> last = pieces.unblocked(trailing, m - k0, cols);

@@ -52,7 +52,7 @@ final class BlockedHessenberg {
         // The rows above take A·Q = A − ((A·V)·T)·Vᴴ.
         Atom av = BatchedMatmul.contract(top, 2, v, 1, batch, k0, BLOCK, d, em);
         Atom avt = BatchedMatmul.contract(av, 2, t, 1, batch, k0, BLOCK, d, em);
-        top = em.binary("sub", top, BatchedMatmul.contract(avt, 2, PanelOps.conj(v, d, em), 2, batch, k0, r, d, em));
+        top = PanelOps.minusProduct(top, avt, v, batch, k0, r, d, em);
         columns.add(em.concatenate(1, em.slice(top, new long[] {0, 0, 0}, new long[] {batch, k0, BLOCK}), p.get(0)));
       } else {
         columns.add(p.get(0));
@@ -61,7 +61,7 @@ final class BlockedHessenberg {
       // The trailing columns: (I − V·Tᴴ·Vᴴ)·(A − Y·V₂ᴴ), V₂ the rows of V for those columns.
       Atom v2 = em.slice(v, new long[] {0, BLOCK, 0}, new long[] {batch, r, BLOCK});
       Atom right = em.slice(trailing, new long[] {0, 0, BLOCK}, new long[] {batch, r, r});
-      right = em.binary("sub", right, BatchedMatmul.contract(p.get(2), 2, PanelOps.conj(v2, d, em), 2, batch, r, rest, d, em));
+      right = PanelOps.minusProduct(right, p.get(2), v2, batch, r, rest, d, em);
       Atom w = BatchedMatmul.contract(PanelOps.conj(v, d, em), 1, right, 1, batch, BLOCK, rest, d, em);
       w = BatchedMatmul.contract(PanelOps.conj(t, d, em), 1, w, 1, batch, BLOCK, rest, d, em);
       right = em.binary("sub", right, BatchedMatmul.contract(v, 2, w, 1, batch, r, rest, d, em));

@@ -53,10 +53,8 @@ final class BlockedTridiagonal {
       Atom v = em.slice(p.get(1), new long[] {0, BLOCK, 0}, new long[] {batch, rows, BLOCK});
       Atom w = em.slice(p.get(2), new long[] {0, BLOCK, 0}, new long[] {batch, rows, BLOCK});
       // A22 − [V W]·[W V]ᴴ: her2k as one product of inner size 2·BLOCK.
-      Atom left = em.concatenate(2, v, w);
-      Atom right = PanelOps.conj(em.concatenate(2, w, v), d, em);
       Atom a22 = em.slice(trailing, new long[] {0, BLOCK, BLOCK}, new long[] {batch, rows, rows});
-      trailing = em.binary("sub", a22, BatchedMatmul.contract(left, 2, right, 2, batch, rest, rest, d, em));
+      trailing = PanelOps.minusProduct(a22, em.concatenate(2, v, w), em.concatenate(2, w, v), batch, rest, rest, d, em);
     }
     List<Atom> last = pieces.unblocked(trailing, n - k0);
     ds.add(last.get(0));

@@ -26,6 +26,14 @@ final class PanelOps {
     return em.emit("conj", Emitter.params("input_dtype", new ParamValue.DTypeValue(d)), x.type(), x);
   }
 
+  /**
+   * a − L·Rᴴ for a [B, rows, cols], L [B, rows, k] and R [B, cols, k]: a panel's trailing update as
+   * one product on the packed GEMM kernel.
+   */
+  static Atom minusProduct(Atom a, Atom left, Atom right, long batch, long rows, long cols, DType d, Emitter em) {
+    return em.binary("sub", a, BatchedMatmul.contract(left, 2, conj(right, d, em), 2, batch, rows, cols, d, em));
+  }
+
   /** x [B, rows, cols] under {@code k0} zero rows: a panel's columns in the whole matrix's rows. */
   static Atom belowZeros(Atom x, long k0, long batch, long cols, DType d, Emitter em) {
     if (k0 == 0) return x;
