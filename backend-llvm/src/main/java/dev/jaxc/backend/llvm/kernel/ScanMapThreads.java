@@ -42,12 +42,39 @@ final class ScanMapThreads {
 
   private ScanMapThreads() {}
 
-  /** Whether the {@code length} iterations of {@code body} (no carries) go to threads. */
+  /**
+   * Whether the {@code length} iterations of {@code body} (no carries) go to threads: from
+   * {@link #MIN_LENGTH} on, and from 2 when no step of the body is large enough to split across
+   * threads itself (eigh's QL rotations applied to 2 column blocks at 256×256: the iterations are
+   * the only parallel work).
+   */
   static boolean applies(KernelContext cx, Plan body, long length) {
     TargetSpec target = cx.ir().target();
-    if (length < MIN_LENGTH || target == null || target.arch() == TargetSpec.Arch.NVPTX) return false;
+    if (length < 2 || target == null || target.arch() == TargetSpec.Arch.NVPTX) return false;
+    ParallelRegions regions = cx.loops().parallel();
+    if (length < MIN_LENGTH) {
+      long largest = largestStep(body);
+      if (regions.splits(largest, 1, largest)) return false;
+    }
     if (!stateless(body)) return false;
-    return cx.loops().parallel().splits(length, 1, saturatingMul(length, work(body)));
+    return regions.splits(length, 1, saturatingMul(length, work(body)));
+  }
+
+  /** The most elements one step of {@code p} writes, nested bodies' steps included. */
+  private static long largestStep(Plan p) {
+    long w = 0;
+    for (Step s : p.steps()) w = Math.max(w, largestStep(p, s));
+    return w;
+  }
+
+  private static long largestStep(Plan p, Step s) {
+    if (s instanceof Step.Rows r) return r.steps().stream().mapToLong(x -> largestStep(p, x)).max().orElse(0);
+    if (s instanceof Step.MultiOutput m) return Math.max(largestStep(p, m.kernel()), work(p, s));
+    if (!(s instanceof Step.Kernel k) || !p.isControlFlow(k.eqn())) return work(p, s);
+    ControlFlowPlan c = p.controlFlow(k.eqn());
+    if (c instanceof ControlFlowPlan.Cond cond) return cond.branches().stream().mapToLong(ScanMapThreads::largestStep).max().orElse(0);
+    if (c instanceof ControlFlowPlan.While wl) return Math.max(largestStep(wl.cond()), largestStep(wl.body()));
+    return largestStep(((ControlFlowPlan.Scan) c).body());
   }
 
   /**
