@@ -561,8 +561,9 @@ final class LinalgExpansions {
       // large: the recording's column-by-column product took 0.8 s of 1.0 at 1024×1024), then QL.
       ArrayType diag = new ArrayType(real, Shape.of(batch, m));
       String side = lower ? "lower" : "upper";
+      boolean blocked = m > 2 * BlockedTridiagonal.BLOCK;
       List<Atom> t;
-      if (m > 2 * BlockedTridiagonal.BLOCK) {
+      if (blocked) {
         Atom whole = recorded("hermitian_" + side + "_" + d.shortName(), d, laPairs(batch, m, 1), "hermitian",
             List.of(new ArrayType(d, flat)), List.of(x), em).get(0);
         t = BlockedTridiagonal.reduce(whole, batch, m, d, em, tridiagonalPieces(batch, d, em));
@@ -571,16 +572,11 @@ final class LinalgExpansions {
             List.of(diag, diag, new ArrayType(d, flat), new ArrayType(d, Shape.of(batch, m - 1))), List.of(x), em);
       }
       Atom q = tridiagonalQ(t.get(2), t.get(3), batch, m, d, em);
-      if (m > 2 * BlockedTridiagonal.BLOCK) {
-        List<Atom> ys = qlBlocked(t.get(0), t.get(1), q, batch, m, d, em);
-        v = ys.get(0);
-        w = ys.get(1);
-      } else {
-        List<Atom> ys = recorded("eigh_ql_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_ql",
-            List.of(new ArrayType(d, flat), diag), List.of(t.get(0), t.get(1), q), em);
-        v = ys.get(0);
-        w = ys.get(1);
-      }
+      List<Atom> ys = blocked ? qlBlocked(t.get(0), t.get(1), q, batch, m, d, em)
+          : recorded("eigh_ql_" + d.shortName(), d, laPairs(batch, m, 1), "eigh_ql", List.of(new ArrayType(d, flat), diag),
+              List.of(t.get(0), t.get(1), q), em);
+      v = ys.get(0);
+      w = ys.get(1);
     }
     long[] subset = e.params().getLongsOpt("subset_by_index").orElse(null);
     if (subset != null && subset.length == 2 && (subset[0] != 0 || subset[1] != m)) {
