@@ -75,9 +75,7 @@ def gebrd_panel(a):
     rows = jnp.arange(m)
     cols = jnp.arange(k)
 
-    def adj(f, v):
-        """Fᴴ·v for F [r, c] stored row-major, without transposing F: conj(conj(v)·F)."""
-        return jnp.conj(jnp.dot(jnp.conj(v), f, precision=HI)) if cplx else jnp.dot(v, f, precision=HI)
+    adj = g._adjoint_times
 
     def dot(f, v):
         return jnp.dot(f, v, precision=HI)

@@ -432,6 +432,15 @@ def hessenberg(a):
     return lax.fori_loop(0, n - 1, step, (a, jnp.zeros(n - 1, a.dtype)))
 
 
+def _adjoint_times(f, v):
+    """Fᴴ·v for F [r, c] stored row-major, without transposing F: conj(conj(v)·F) (v·F if real)."""
+    import jax.numpy as jnp
+    from jax import lax
+    if jnp.iscomplexobj(f):
+        return jnp.conj(jnp.dot(jnp.conj(v), f, precision=lax.Precision.HIGHEST))
+    return jnp.dot(v, f, precision=lax.Precision.HIGHEST)
+
+
 def gehrd_panel(b, w0):
     """lahr2 on a trailing [M, M] block b: the first K = w0.shape[1] reflectors of gehd2 with the
     rest of the block left as it was, as LAPACK's blocked gehrd runs its panels. Column i is first
@@ -445,13 +454,9 @@ def gehrd_panel(b, w0):
     from jax import lax
     m, k = w0.shape
     dt = b.dtype
-    cplx = jnp.iscomplexobj(b)
     rows = jnp.arange(m)
     hi = lax.Precision.HIGHEST
-
-    def adj(f, v):
-        """Fᴴ·v without transposing F."""
-        return jnp.conj(jnp.dot(jnp.conj(v), f, precision=hi)) if cplx else jnp.dot(v, f, precision=hi)
+    adj = _adjoint_times
 
     def step(i, carry):
         packed, vs, ys, t, taus = carry

@@ -53,15 +53,7 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
    */
   @Override
   public boolean fusesOperand(Primitive p, Eqn e, int operand) {
-    return switch (p) {
-      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR, ARGMAX, ARGMIN ->
-          operand == 0;
-      // The operands, not the init values (read once, outside the loops).
-      case REDUCE -> operand < e.ins().size() / 2;
-      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX -> multiOutput && operand == 2;
-      case DYNAMIC_UPDATE_SLICE -> multiOutput && operand == 1;
-      default -> false;
-    };
+    return reductionOperand(p, e, operand) || multiOutput && updateOperand(p, operand);
   }
 
   /**
@@ -70,12 +62,24 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
    */
   @Override
   public boolean evaluatesEachOnce(Primitive p, Eqn e, int operand) {
-    return multiOutput && fusesOperand(p, e, operand) && !isUpdate(p);
+    return multiOutput && reductionOperand(p, e, operand);
   }
 
-  private static boolean isUpdate(Primitive p) {
+  private static boolean reductionOperand(Primitive p, Eqn e, int operand) {
     return switch (p) {
-      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX, DYNAMIC_UPDATE_SLICE -> true;
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR, ARGMAX, ARGMIN ->
+          operand == 0;
+      // The operands, not the init values (read once, outside the loops).
+      case REDUCE -> operand < e.ins().size() / 2;
+      default -> false;
+    };
+  }
+
+  /** The update operand of a scatter or dynamic_update_slice. */
+  private static boolean updateOperand(Primitive p, int operand) {
+    return switch (p) {
+      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX -> operand == 2;
+      case DYNAMIC_UPDATE_SLICE -> operand == 1;
       default -> false;
     };
   }

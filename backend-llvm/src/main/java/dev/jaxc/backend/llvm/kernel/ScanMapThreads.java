@@ -16,6 +16,7 @@ import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.params.ScanParams;
+import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
@@ -71,10 +72,14 @@ final class ScanMapThreads {
     if (s instanceof Step.Rows r) return r.steps().stream().mapToLong(x -> largestStep(p, x)).max().orElse(0);
     if (s instanceof Step.MultiOutput m) return Math.max(largestStep(p, m.kernel()), work(p, s));
     if (!(s instanceof Step.Kernel k) || !p.isControlFlow(k.eqn())) return work(p, s);
-    ControlFlowPlan c = p.controlFlow(k.eqn());
-    if (c instanceof ControlFlowPlan.Cond cond) return cond.branches().stream().mapToLong(ScanMapThreads::largestStep).max().orElse(0);
-    if (c instanceof ControlFlowPlan.While wl) return Math.max(largestStep(wl.cond()), largestStep(wl.body()));
-    return largestStep(((ControlFlowPlan.Scan) c).body());
+    return nested(p.controlFlow(k.eqn())).stream().mapToLong(ScanMapThreads::largestStep).max().orElse(0);
+  }
+
+  /** The plans a control-flow step runs: a cond's branches, a while's cond and body, a scan's body. */
+  private static List<Plan> nested(ControlFlowPlan c) {
+    if (c instanceof ControlFlowPlan.Cond cond) return cond.branches();
+    if (c instanceof ControlFlowPlan.While w) return List.of(w.cond(), w.body());
+    return List.of(((ControlFlowPlan.Scan) c).body());
   }
 
   /**
@@ -148,11 +153,7 @@ final class ScanMapThreads {
     if (s instanceof Step.MultiOutput m) s = m.kernel();
     if (!(s instanceof Step.Kernel k)) return true;
     if (k.eqn().primitive().equals(Primitive.RNG_UNIFORM.printedName())) return false;
-    if (!p.isControlFlow(k.eqn())) return true;
-    ControlFlowPlan c = p.controlFlow(k.eqn());
-    if (c instanceof ControlFlowPlan.Cond cond) return cond.branches().stream().allMatch(ScanMapThreads::stateless);
-    if (c instanceof ControlFlowPlan.While w) return stateless(w.cond()) && stateless(w.body());
-    return stateless(((ControlFlowPlan.Scan) c).body());
+    return !p.isControlFlow(k.eqn()) || nested(p.controlFlow(k.eqn())).stream().allMatch(ScanMapThreads::stateless);
   }
 
   /**

@@ -145,6 +145,14 @@ final class InPlaceUpdates {
 
   /** Whether operand {@code a} is {@code x} or reads it through fused producers. */
   private boolean reads(Atom a, Var x) {
+    return reads(a, x, producers, materialised);
+  }
+
+  /**
+   * Whether {@code a} is {@code x} or, unmaterialised, reads it through fused producers (the
+   * planner asks this of an update's value before the value's own materialisation is decided).
+   */
+  static boolean reads(Atom a, Var x, Map<Var, Producer> producers, Map<Var, Boolean> materialised) {
     if (a == x) return true;
     if (!(a instanceof Var v) || materialised.containsKey(v) || !producers.containsKey(v)) return false;
     List<Var> pending = new ArrayList<>(List.of(v));

@@ -190,23 +190,9 @@ public final class Planner {
     for (int k = 0; k < use.ins().size(); k++) {
       if (use.ins().get(k) == v && !rules.fusesOperand(p, use, k)) return false;
     }
-    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) instanceof Var x && readsUnmaterialised(v, x)) return false;
+    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) instanceof Var x
+        && InPlaceUpdates.reads(v, x, producers, materialised)) return false;
     return true;
-  }
-
-  /** Whether {@code v}'s producer or its unmaterialised producers read {@code x}. */
-  private boolean readsUnmaterialised(Var v, Var x) {
-    List<Var> pending = new ArrayList<>(List.of(v));
-    IdentityHashMap<Var, Boolean> seen = new IdentityHashMap<>();
-    while (!pending.isEmpty()) {
-      Var u = pending.remove(pending.size() - 1);
-      if (seen.put(u, true) != null || !producers.containsKey(u)) continue;
-      for (Atom in : producers.get(u).eqn().ins()) {
-        if (in == x) return true;
-        if (in instanceof Var w && !materialised.containsKey(w)) pending.add(w);
-      }
-    }
-    return false;
   }
 
   /**
