@@ -44,7 +44,11 @@ final class GatherScatterKernel {
    * slice copied by a unit-stride inner loop; otherwise every element evaluates the generator.
    * Every output element is written by one thread, so threads split the outermost loop (the
    * index vectors, or the output's first axis) when there is enough to copy: a gather is a
-   * memory copy, one load and one store per element.
+   * memory copy, one load and one store per element. Where the parallel regions want a thread
+   * per element (a GPU grid), every element evaluates the generator: neighbouring threads then
+   * read neighbouring elements of a slice (coalesced), where a thread per index vector would
+   * have each thread of a warp stream its own row (an embedding lookup of 4096 rows of 512 ran
+   * 1.85× XLA:GPU's time on an H100 that way).
    */
   private static void gather(KernelContext cx) {
     GatherLowering g = new GatherScatterIndexing(cx.ir()).gather(cx.eqn(), cx.operands().get(0), cx.operands().get(1));
@@ -52,7 +56,7 @@ final class GatherScatterKernel {
     LLVMValueRef result = cx.results().get(0);
     // Every output element (or slice) is its own: the loops may be split across workers.
     long work = out.shape().elementCount() * 2;
-    if (!g.offsetsTrail()) {
+    if (!g.offsetsTrail() || cx.loops().parallel().flatIndex()) {
       ElementGenerator gen = g.generator();
       cx.loops().forEachParallel(out.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN,
           idx -> cx.access().store(result, out, idx, gen.at(idx)));
