@@ -32,13 +32,15 @@ def _accumulated_q(h_packed, taus):
     return q.at[1:, 1:].set(sub)
 
 
-def _hessenberg_with_q(a):
+def _hessenberg_with_q(a, vectors=True):
+    """H and Q; without vectors Q is an empty [0, n] matrix: the QR sweeps then update no Schur
+    vectors (a third of their work) and Q is never formed."""
     import generate_expansions as g
     n = a.shape[0]
     packed, taus = g.hessenberg(a)
     rows = jnp.arange(n)
     h = jnp.where(rows[:, None] <= rows[None, :] + 1, packed, 0)
-    return h, _accumulated_q(packed, taus)
+    return h, _accumulated_q(packed, taus) if vectors else jnp.zeros((0, n), a.dtype)
 
 
 def _deflating_qr(h, z, magnitude, step, n=None):
@@ -74,19 +76,48 @@ def _deflating_qr(h, z, magnitude, step, n=None):
     return h, z
 
 
-def complex_schur(h, z):
+# The QR sweeps update rows and columns in chunks of this many, only where dlahqr/zlahqr update
+# them (rows from the reflector's column on, columns down to the bulge; with wantt false only the
+# active block), so about half of the matrix per step (strided column chunks were most of the
+# time); the matrix is padded by CHUNK rows and columns.
+CHUNK = 32
+
+
+def _chunked(h, lo, hi, update):
+    """update(h, start, mask) for start = lo, lo + CHUNK, … below hi; mask: the chunk's
+    positions below hi."""
+    chunk = jnp.arange(CHUNK, dtype=jnp.int32)
+
+    def body(j, h):
+        start = lo + j * CHUNK
+        return update(h, start, start + chunk < hi)
+    return lax.fori_loop(0, (hi - lo + CHUNK - 1) // CHUNK, body, h)
+
+
+def complex_schur(h, z, wantt=True):
     """T = Zᴴ A Z upper triangular from the upper Hessenberg h = Z₀ᴴ A Z₀ (z = Z₀): single-shift
     QR sweeps of Givens rotations on the active block, Wilkinson shifts (an exceptional shift
     every tenth sweep without deflation), deflation where |h[k, k−1]| ≤ eps·(|h[k−1, k−1]| +
     |h[k, k]|) in zlahqr's 1-norm of re and im."""
+    n = h.shape[0]
     real_dt = jnp.real(h).dtype
 
-    def rotate(h, z, k, c, s):
-        # Rows k, k+1 by G = [[c, s], [−s̄, c]]; columns k, k+1 of h and z by Gᴴ.
-        rk, rk1 = h[k], h[k + 1]
-        h = h.at[k].set(c * rk + s * rk1).at[k + 1].set(-jnp.conj(s) * rk + c * rk1)
-        ck, ck1 = h[:, k], h[:, k + 1]
-        h = h.at[:, k].set(c * ck + jnp.conj(s) * ck1).at[:, k + 1].set(-s * ck + c * ck1)
+    def rotate(h, z, k, c, s, l, hi):
+        # Rows k, k+1 by G = [[c, s], [−s̄, c]] (columns from k−1 on, to hi without wantt);
+        # columns k, k+1 of h (rows from the top, or l, to min(k+2, hi)) and z by Gᴴ.
+        g = jnp.stack([jnp.stack([c, s]), jnp.stack([-jnp.conj(s), c])])
+
+        def rows(h, start, mask):
+            r = lax.dynamic_slice(h, (k, start), (2, CHUNK))
+            return lax.dynamic_update_slice(h, jnp.where(mask[None, :], jnp.dot(g, r, precision=HI), r), (k, start))
+
+        def cols(h, start, mask):
+            x = lax.dynamic_slice(h, (start, k), (CHUNK, 2))
+            return lax.dynamic_update_slice(h, jnp.where(mask[:, None], jnp.dot(x, jnp.conj(g).T, precision=HI), x),
+                                            (start, k))
+
+        h = _chunked(h, jnp.maximum(k - 1, 0), n if wantt else hi + 1, rows)
+        h = _chunked(h, 0 if wantt else l, jnp.minimum(k + 2, hi) + 1, cols)
         # z holds Zᵀ (Schur vectors as rows): the rotation combines two contiguous rows.
         zk, zk1 = z[k], z[k + 1]
         z = z.at[k].set(c * zk + jnp.conj(s) * zk1).at[k + 1].set(-s * zk + c * zk1)
@@ -123,7 +154,7 @@ def complex_schur(h, z):
                 x = jnp.where(first, h[l, l] - mu, h[k, jnp.maximum(k - 1, 0)])
                 y = jnp.where(first, h[l + 1, l], h[k + 1, jnp.maximum(k - 1, 0)])
                 cc, ss = givens(x, y)
-                h, z = rotate(h, z, k, cc, ss)
+                h, z = rotate(h, z, k, cc, ss, l, hi)
                 # The bulge below the subdiagonal is zero by construction (an element update, not
                 # a select over the matrix: the loop then updates its carry in place).
                 km = jnp.maximum(k - 1, 0)
@@ -135,8 +166,8 @@ def complex_schur(h, z):
 
         return lax.cond(l == hi, deflate, sweep, (h, z, hi, its))
 
-    h, zt = _deflating_qr(h, z.T, _cabs1, step)
-    return jnp.triu(h), zt.T
+    h, zt = _deflating_qr(jnp.pad(h, ((0, CHUNK), (0, CHUNK))), z.T, _cabs1, step, n)
+    return jnp.triu(h[:n, :n]), zt.T
 
 
 def _triangular_eigenvectors(t, w):
@@ -180,8 +211,8 @@ def _normalise(v):
 def eig_complex(a, left, right):
     """eig of a complex matrix: w (the diagonal of the Schur form, in its order), then the left
     eigenvectors (uᴴA = w·uᴴ) and the right ones (Av = w·v) that are asked for."""
-    h, q = _hessenberg_with_q(a)
-    t, z = complex_schur(h, q)
+    h, q = _hessenberg_with_q(a, left or right)
+    t, z = complex_schur(h, q, wantt=left or right)
     w = jnp.diagonal(t)
     out = [w]
     if left:
@@ -196,7 +227,7 @@ def eig_complex(a, left, right):
 
 
 def schur_complex(a, vectors):
-    h, q = _hessenberg_with_q(a)
+    h, q = _hessenberg_with_q(a, vectors)
     t, z = complex_schur(h, q)
     return (t, z) if vectors else (t,)
 
@@ -271,17 +302,21 @@ def _lanv2(a, b, c, d):
             sel(one, zero, one, gcs), sel(zero, one, zero, gsn))
 
 
-def real_schur(h, z):
+def real_schur(h, z, wantt=True):
     """The real Schur form T = Zᵀ A Z (quasi-triangular, 2×2 blocks standardised by dlanv2) from
     the upper Hessenberg h = Z₀ᵀ A Z₀ (z = Z₀): Francis double-shift sweeps of 3×3 Householder
     reflectors on the active block, as dlahqr (exceptional shifts after 10 and 20 sweeps without
-    deflation); a converged 1×1 or 2×2 block deflates."""
+    deflation); a converged 1×1 or 2×2 block deflates. z may be an empty [0, n] matrix (no Schur
+    vectors). Without wantt only the active block is kept up to date, as dlahqr does: the
+    eigenvalues (T's diagonal blocks) are right, the rest of T is not."""
     n = h.shape[0]
     ks = jnp.arange(n, dtype=jnp.int32)
 
-    def reflect(h, z, k, x, size):
+    def reflect(h, z, k, x, size, l, hi):
         """The Householder reflector P = I − 2vvᵀ/vᵀv with P·x = (β, 0, …) applied to rows and
-        columns k … k+size−1 of h and to those columns of z."""
+        columns k … k+size−1 of h where dlahqr applies it (rows: columns from k−1 to the end, or
+        to hi without wantt; columns: rows from the top, or from l, down to min(k+3, hi)) and to
+        those columns of z."""
         # P does not change when x is scaled: by its 1-norm, as dlahqr does, so no square overflows.
         sx = jnp.sum(jnp.abs(x))
         x = x / jnp.where(sx > 0, sx, 1)
@@ -290,19 +325,25 @@ def real_schur(h, z):
         v = x.at[0].add(-beta)
         vv = jnp.sum(v * v)
         f = jnp.where(vv > 0, 2 / jnp.where(vv > 0, vv, 1), 0)
-        # Three rows and columns as dynamic slices of h and z padded by two zero rows and columns
-        # (so they fit any n ≥ 1; a gather and scatter per update took three times as long); a
-        # 2-element reflector is the 3-element one with v[2] = 0, which leaves its third row and
-        # column as they are.
+        # Three rows and columns as dynamic slices of the padded h (a gather and scatter per update
+        # took three times as long); a 2-element reflector is the 3-element one with v[2] = 0,
+        # which leaves its third row and column as they are.
         v = jnp.concatenate([v, jnp.zeros(3 - size, v.dtype)]) if size < 3 else v
-        o = jnp.zeros_like(k)
-        rows = lax.dynamic_slice(h, (k, o), (3, h.shape[1]))
-        rows = rows - f * v[:, None] * jnp.dot(v, rows, precision=HI)[None, :]
-        h = lax.dynamic_update_slice(h, rows, (k, o))
-        cols = lax.dynamic_slice(h, (o, k), (h.shape[0], 3))
-        cols = cols - f * jnp.dot(cols, v, precision=HI)[:, None] * v[None, :]
-        h = lax.dynamic_update_slice(h, cols, (o, k))
+
+        def rows(h, start, mask):
+            r = lax.dynamic_slice(h, (k, start), (3, CHUNK))
+            new = r - f * v[:, None] * jnp.dot(v, r, precision=HI)[None, :]
+            return lax.dynamic_update_slice(h, jnp.where(mask[None, :], new, r), (k, start))
+
+        def cols(h, start, mask):
+            c = lax.dynamic_slice(h, (start, k), (CHUNK, 3))
+            new = c - f * jnp.dot(c, v, precision=HI)[:, None] * v[None, :]
+            return lax.dynamic_update_slice(h, jnp.where(mask[:, None], new, c), (start, k))
+
+        h = _chunked(h, jnp.maximum(k - 1, 0), n if wantt else hi + 1, rows)
+        h = _chunked(h, 0 if wantt else l, jnp.minimum(k + 3, hi) + 1, cols)
         # z holds Zᵀ: the reflector combines three contiguous rows.
+        o = jnp.zeros_like(k)
         zr = lax.dynamic_slice(z, (k, o), (3, z.shape[1]))
         zr = zr - f * v[:, None] * jnp.dot(v, zr, precision=HI)[None, :]
         return h, lax.dynamic_update_slice(z, zr, (k, o))
@@ -343,7 +384,7 @@ def real_schur(h, z):
                 first = k == l
                 km = jnp.maximum(k - 1, 0)
                 vec = jnp.where(first, jnp.stack([x, y, w]), jnp.stack([h[k, km], h[k + 1, km], h[k + 2, km]]))
-                h, z = reflect(h, z, k, vec, 3)
+                h, z = reflect(h, z, k, vec, 3, l, hi)
                 # The bulge below the subdiagonal is zero by construction.
                 h = h.at[k + 1, km].set(jnp.where(first, h[k + 1, km], 0))
                 h = h.at[k + 2, km].set(jnp.where(first, h[k + 2, km], 0))
@@ -351,14 +392,14 @@ def real_schur(h, z):
 
             h, z = lax.fori_loop(l, hi - 1, chase, (h, z))
             k = hi - 1
-            h, z = reflect(h, z, k, jnp.stack([h[k, k - 1], h[k + 1, k - 1]]), 2)
+            h, z = reflect(h, z, k, jnp.stack([h[k, k - 1], h[k + 1, k - 1]]), 2, l, hi)
             h = h.at[k + 1, k - 1].set(0)
             return h, z, hi, its + 1
 
         branch = jnp.where(l == hi, 0, jnp.where(l == hi - 1, 1, 2))
         return lax.switch(branch, (one, two, sweep), (h, z, hi, its))
 
-    pad = ((0, 2), (0, 2))
+    pad = ((0, CHUNK), (0, CHUNK))
     h, zt = _deflating_qr(jnp.pad(h, pad), jnp.pad(z.T, ((0, 2), (0, 0))), jnp.abs, step, n)
     h, z = h[:n, :n], zt[:n].T
     # Below the quasi-triangle: zeros (the subdiagonal holds only the 2×2 blocks' entries).
@@ -421,8 +462,8 @@ def _rsf2csf(t, z, w, first):
 
 def eig_real(a, left, right):
     """eig of a real matrix through its real Schur form, with geev's exact structure."""
-    h, q = _hessenberg_with_q(a)
-    t, z = real_schur(h, q)
+    h, q = _hessenberg_with_q(a, left or right)
+    t, z = real_schur(h, q, wantt=left or right)
     w, first, second = _real_eigenvalues(t)
     out = [w]
     if left or right:
@@ -448,7 +489,7 @@ def eig_real(a, left, right):
 
 
 def schur_real(a, vectors):
-    h, q = _hessenberg_with_q(a)
+    h, q = _hessenberg_with_q(a, vectors)
     t, z = real_schur(h, q)
     return (t, z) if vectors else (t,)
 

@@ -1618,6 +1618,35 @@ for _dt in (f32, f64, c64, c128):
          functools.partial(lambda r, dt: (_g(r, (7, 7), dt), _g(r, (2, 4, 4), dt), _g(r, (1, 1), dt)), dt=_dt),
          f"jax.scipy.linalg.schur ({'triangular' if _dt in (c64, c128) else 'quasi-triangular, 2×2 blocks as dlanv2'}): "
          f"Z·T·Zᴴ, zeros below, sorted diagonal, ‖T‖; batched; 1×1 ({_dn})", _tol, x64=_dt in (f64, c128))
+def _schur_values_invariants(a):
+    # schur without Schur vectors: the zeros below, the sorted diagonal, ‖T‖ (= ‖A‖).
+    t, = lax.linalg.schur(a, compute_schur_vectors=False)
+    below = jnp.tril(t, -1 if jnp.iscomplexobj(a) else -2)
+    d = jnp.diagonal(t)
+    d = d[jnp.lexsort((d.imag, d.real))] if jnp.iscomplexobj(a) else jnp.sort(d)
+    return below, d, jnp.linalg.norm(t)
+
+
+for _dt in (f32, c64):
+    _dn = DT_NAME[_dt]
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_schur_values_{_dn}", lambda a, b: (*_schur_values_invariants(a), *jax.vmap(_schur_values_invariants)(b)),
+         functools.partial(lambda r, dt: (_g(r, (9, 9), dt), _g(r, (2, 5, 5), dt)), dt=_dt),
+         f"schur without Schur vectors (compute_schur_vectors=False): zeros below, sorted diagonal, ‖T‖; batched ({_dn})",
+         (2e-4, 2e-4))
+def _sorted_eigvals(a):
+    w = jnp.linalg.eigvals(a)
+    return w[jnp.lexsort((w.imag, w.real))]
+
+
+for _dt in (f32, c64):
+    _dn = DT_NAME[_dt]
+    _g = (lambda r, shape, dt: (r.standard_normal(shape) + (1j * r.standard_normal(shape) if dt == c64 else 0)).astype(dt))
+    case(f"linalg_eig_chunked_{_dn}", lambda a, b: (_sorted_eigvals(a), *_eig_invariants(b), *_schur_invariants(b),
+                                                   *_schur_values_invariants(b)),
+         functools.partial(lambda r, dt: (_g(r, (80, 80), dt), _g(r, (40, 40), dt)), dt=_dt),
+         f"eigvals of 80×80, eig, schur and schur without vectors of 40×40: the sweeps' rows and columns in several "
+         f"chunks of 32 ({_dn})", (5e-4, 5e-4))
 case("linalg_eig_small_f32", lambda a, b, c: (*_eig_invariants(a), *_eig_invariants(b), *_eig_invariants(c),
                                                *_schur_invariants(c), *_schur_invariants(a)),
      lambda r: (np.array([[1., -2.], [3., 0.5]], np.float32), np.array([[2., 1.], [1., 3.]], np.float32),

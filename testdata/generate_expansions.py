@@ -512,10 +512,12 @@ def write_linalg():
     def symbolic(text, sizes):
         b, m, k = sizes
         for v, tag in ((b * m * m, "<BMM>"), (b * m * k, "<BMK>"), (b * k * k, "<BKK>"), (m * m, "<MM>"), (m * k, "<MK>"),
-                       (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m + 2, "<M2>"), (m, "<M>"),
+                       (k * k, "<KK>"), (b * m, "<BM>"), (b * k, "<BK>"), (b, "<B>"), (m + 2, "<M2>"), (m + 32, "<M32>"), (m, "<M>"),
                        (k, "<K>"), (k - 1, "<K1>"), (m - 1, "<M1>")):
             text = text.replace(str(v), tag)
-        return text
+        # Whitespace aside: the printer wraps lines by width, and LA_M + 32 has a digit more than
+        # LA_CHECK's.
+        return " ".join(text.split())
 
     def traced(fn, shapes, dt):
         return str(jax.make_jaxpr(jax.vmap(fn))(*[jax.ShapeDtypeStruct(sh, dt) for sh in shapes]))
@@ -565,17 +567,18 @@ def write_linalg():
         if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
             raise SystemExit(f"gehrd_panel {tag}: the sizes are not free parameters of the trace")
         (OUT / f"gehrd_panel_{tag}.jaxpr").write_text(texts[0] + "\n")
-        # eig (values only, or with both eigenvector sets) and schur (with its vectors) of [B, M, M].
+        # eig (values only, or with both eigenvector sets) and schur (with or without its vectors) of [B, M, M].
         import expansions_eig as ee
         cplx_dt = tag in ("c64", "c128")
         for form, fn in (("values", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=False, right=False)),
                          ("vectors", partial(ee.eig_complex if cplx_dt else ee.eig_real, left=True, right=True)),
-                         ("schur", partial(ee.schur_complex if cplx_dt else ee.schur_real, vectors=True))):
+                         ("schur", partial(ee.schur_complex if cplx_dt else ee.schur_real, vectors=True)),
+                         ("schur_values", partial(ee.schur_complex if cplx_dt else ee.schur_real, vectors=False))):
             texts = [str(jax.make_jaxpr(mapped(fn))(jax.ShapeDtypeStruct((b, m, m), dt)))
                      for b, m, k in ((LA_B, LA_M, LA_K), LA_CHECK)]
             if symbolic(texts[0], (LA_B, LA_M, LA_K)) != symbolic(texts[1], LA_CHECK):
                 raise SystemExit(f"eig/schur {form} {tag}: the sizes are not free parameters of the trace")
-            name = f"schur_{tag}" if form == "schur" else f"eig_{form}_{tag}"
+            name = f"{form}_{tag}" if form.startswith("schur") else f"eig_{form}_{tag}"
             (OUT / f"{name}.jaxpr").write_text(texts[0] + "\n")
         # eigh of [B, m, m], lower or upper, in two halves: tridiagonal reduction (d, e, the packed
         # reflectors and τs), then, once jaxc has formed Q, implicit QL with Q's rotations.

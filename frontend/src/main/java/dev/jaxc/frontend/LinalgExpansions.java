@@ -237,7 +237,8 @@ final class LinalgExpansions {
   private static List<String[]> laPairs(long b, long m, long k) {
     return List.of(pair(LA_B * LA_M * LA_M, b * m * m), pair(LA_B * LA_M * LA_K, b * m * k),
         pair(LA_B * LA_K * LA_K, b * k * k), pair(LA_M * LA_M, m * m), pair(LA_M * LA_K, m * k), pair(LA_K * LA_K, k * k),
-        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M + 2, m + 2), pair(LA_M, m),
+        pair(LA_B * LA_M, b * m), pair(LA_B * LA_K, b * k), pair(LA_B, b), pair(LA_M + 2, m + 2),
+        pair(LA_M + 32, m + 32) /* the eig sweeps' padding, CHUNK in expansions_eig.py */, pair(LA_M, m),
         pair(LA_K, k), pair(LA_K - 1, k - 1), pair(LA_M - 1, m - 1));
   }
 
@@ -468,11 +469,13 @@ final class LinalgExpansions {
       if (vectors) r.add(em.broadcastInDim(em.convert(one(d), d), at.shape()));
       return r;
     }
-    Jaxpr body = templates.instance("schur_" + d.shortName(), x64(d), laPairs(batch, n, 1));
-    List<Var> ys = List.of(em.fresh(new ArrayType(d, Shape.of(batch, n, n))), em.fresh(new ArrayType(d, Shape.of(batch, n, n))));
+    // Without vectors its own recording, whose sweeps update no Schur vectors.
+    Jaxpr body = templates.instance((vectors ? "schur_" : "schur_values_") + d.shortName(), x64(d), laPairs(batch, n, 1));
+    List<Var> ys = new ArrayList<>();
+    for (int k = 0; k < (vectors ? 2 : 1); k++) ys.add(em.fresh(new ArrayType(d, Shape.of(batch, n, n))));
     em.add(ys, "jit", Emitter.params("name", new ParamValue.Str("schur"), "jaxpr", new ParamValue.JaxprValue(body)),
         List.of(flat(ins.get(0), Shape.of(batch, n, n), em)));
-    return asResults(e, em, vectors ? new ArrayList<>(ys) : new ArrayList<>(List.of(ys.get(0))));
+    return asResults(e, em, new ArrayList<>(ys));
   }
 
   /**
