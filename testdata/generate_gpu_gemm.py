@@ -89,6 +89,12 @@ case("gpugemm_tc_conv", lambda x, w, xh, wh: (
      lambda r: (N(r, (2, 10, 12, 8)), N(r, (3, 3, 8, 20)), N(r, (2, 8, 10, 12), f16), N(r, (20, 8, 3, 3), f16)),
      "convolutions as implicit GEMM on tensor cores: f32 NHWC (3xTF32 where forced) and f16 NCHW", T16)
 
+case("gpugemm_tc_split", lambda a, b, c, d, u, v, w: (a @ b, jnp.einsum("bmk,bkn->bmn", c, d),
+                                                      jnp.sin(u[:, None] * v[None, :]) @ jnp.cos(v[:, None] * w[None, :])),
+     lambda r: (N(r, (16, 200), f16), N(r, (200, 24), f16), N(r, (2, 8, 160), bf16), N(r, (2, 160, 9), bf16),
+                N(r, (45,)), N(r, (1100,)), N(r, (70,))),
+     "K split across blocks (few output tiles, long K; the tile's last block adds the parts in order): f16 K of 200, "
+     "batched bf16 K of 160, f32 45x1100 @ 1100x70 from fused producers (3xTF32 by default; the last part ragged)", T16)
 
 def main():
     return 1 if g.generate_set(g.REGISTRY, OUT) else 0

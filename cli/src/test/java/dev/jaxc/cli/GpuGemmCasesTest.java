@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
  * cores on sm_80 and sm_90 (the full {@code mma.sync} mnemonic in the PTX: a misspelt intrinsic
  * would leave a call) and not on sm_70, whose PTX ptxas must accept too; the emulation runs each
  * {@code mma.sync} as the warp's collective operation on the lanes' fragment registers, so a
- * fragment loaded into the wrong register gives wrong sums.
+ * fragment loaded into the wrong register gives wrong sums. gpugemm_tc_split's products have few
+ * output tiles and a long K, so by default the kernel splits K across blocks (each tile's last
+ * block adds the parts in order); a part's range or the partials' indexing decoded wrongly gives
+ * wrong sums.
  */
 class GpuGemmCasesTest {
   @Test
@@ -37,7 +40,7 @@ class GpuGemmCasesTest {
     Path work = Files.createTempDirectory("jaxc-gpugemm");
     List<String> bad = new ArrayList<>();
     List<GoldenCase> cases = GoldenCase.find(Corpus.testdata("gpu-gemm"));
-    assertTrue(cases.size() >= 18, "only " + cases.size() + " cases");
+    assertTrue(cases.size() >= 19, "only " + cases.size() + " cases");
     try {
       String[][] configs = {{null, null}, {"8x8", null}, {"4x4", null}, {"3x5", null}, {null, "3xtf32"},
           {"8x8", "3xtf32"}, {"4x4", "3xtf32"}, {null, null, "v1"}, {null, "3xtf32", "v1"}};
@@ -70,13 +73,15 @@ class GpuGemmCasesTest {
   /** The tensor-core instructions a case's PTX must hold on sm_80 and newer. */
   private static List<String> instructions(String name, boolean tf32Forced) {
     List<String> want = new ArrayList<>();
-    if (name.equals("gpugemm_f16") || name.equals("gpugemm_tc_f16") || name.equals("gpugemm_tc_conv")) want.add(F16);
-    if (name.equals("gpugemm_bf16") || name.equals("gpugemm_tc_bf16")) want.add(BF16);
+    if (name.equals("gpugemm_f16") || name.equals("gpugemm_tc_f16") || name.equals("gpugemm_tc_conv")
+        || name.equals("gpugemm_tc_split")) want.add(F16);
+    if (name.equals("gpugemm_bf16") || name.equals("gpugemm_tc_bf16") || name.equals("gpugemm_tc_split")) want.add(BF16);
     // Every case with an f32 product (K > 1) where 3xTF32 is forced.
     List<String> noF32 = List.of("gpugemm_f16", "gpugemm_bf16", "gpugemm_f64", "gpugemm_int", "gpugemm_c64", "gpugemm_tc_f16",
         "gpugemm_tc_bf16");
     // By default 3xTF32 takes f32 products of 2^21+ multiply-adds below the SIMT kernel's largest tiles.
-    if (name.equals("gpugemm_tc_f32_large") || (tf32Forced && !noF32.contains(name))) want.add(TF32);
+    if (name.equals("gpugemm_tc_f32_large") || name.equals("gpugemm_tc_split") || (tf32Forced && !noF32.contains(name)))
+      want.add(TF32);
     return want;
   }
 
@@ -95,6 +100,9 @@ class GpuGemmCasesTest {
         if (ptx.contains(mma) != wanted) bad.add(case_ + ": " + sm + (wanted ? " lacks " : " has ") + mma);
       }
       if (d.mapped().contains(false)) bad.add(case_ + ": a kernel runs as one thread");
+      // Few output tiles and a long K: the tensor-core kernel splits K, its blocks counting the parts done.
+      if (case_.equals("gpugemm_tc_split") && !sm.equals("sm_70") && !ptx.contains("atom.global.add.u32"))
+        bad.add(case_ + ": " + sm + " does not split K");
       boolean tiled = false;
       for (int k = 0; k < d.steps().size(); k++) {
         String step = d.steps().get(k);

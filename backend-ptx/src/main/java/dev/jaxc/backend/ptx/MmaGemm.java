@@ -146,8 +146,46 @@ final class MmaGemm {
   static GpuReductions.Launch emit(Ir ir, ThreadIndex index, GemmCore.Spec s, Mma kind, GpuGemm.Axes axes, long batch,
       long m, long n, long k) {
     Tile tile = tile(kind, batch, m, n);
-    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k).emit();
-    return new GpuReductions.Launch(blocks(tile, batch, m, n), BLOCK);
+    long blocks = blocks(tile, batch, m, n);
+    // The largest tiles already give a wave of blocks that reuse their operands well: on an H200
+    // splitting matmul_1024's 128 tiles of 128 × 64 made it 10% slower.
+    Tile largest = (kind == Mma.TF32 ? TF32_TILES : TILES)[0];
+    int splits = tile.equals(largest) ? 1 : splits(blocks, (long) tile.tm() * tile.tn(), k, tk(kind));
+    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k, blocks, splits).emit();
+    return new GpuReductions.Launch(blocks * splits, BLOCK);
+  }
+
+  /** Each K part of a split product keeps at least this much of K. */
+  static final long SPLIT_MIN_K = 64;
+  /** Partial sums of a split product: at most this many floats (a module global). */
+  static final long SPLIT_MAX_PARTIALS = 1L << 21;
+
+  /**
+   * Into how many parts of K a product of {@code blocks} tiles of {@code tileOutputs} outputs is
+   * split ({@link Body}: each part's block sums its K range, the last of a tile's blocks adds the
+   * parts in order): enough for {@code JAXC_PTX_SPLIT_K} (default 4) waves of blocks where the
+   * tiles alone give fewer, each part keeping {@link #SPLIT_MIN_K} of K; {@code JAXC_PTX_SPLIT_K=1}
+   * never splits. On an H200 a transformer's 256 × 512 × 2048 product took 128 blocks of 32 × 32
+   * for 2048 terms each: 37% of the block's GPU time in one kernel. Measured there with 1, 2, 4
+   * and 8 waves (bench/gpu/split-k-h200.txt): 4 made transformer_block 12%, mlp 10% and rnn_scan
+   * 5% faster than no split; 8 no better.
+   */
+  static int splits(long blocks, long tileOutputs, long k, int tk) {
+    long waves = splitWaves();
+    if (waves <= 1 || blocks >= waves * GpuGemm.WAVE) return 1;
+    long want = (waves * GpuGemm.WAVE + blocks - 1) / blocks;
+    long most = Math.min(k / SPLIT_MIN_K, SPLIT_MAX_PARTIALS / (blocks * tileOutputs));
+    long parts = Math.max(1, Math.min(want, most));
+    // Whole slices per part, and no empty part.
+    long chunk = ((k + parts - 1) / parts + tk - 1) / tk * tk;
+    return (int) ((k + chunk - 1) / chunk);
+  }
+
+  /** {@code JAXC_PTX_SPLIT_K} (or {@code jaxc.ptx.splitK}): waves of blocks to aim for; 1 never splits. */
+  static long splitWaves() {
+    String v = System.getProperty("jaxc.ptx.splitK", System.getenv("JAXC_PTX_SPLIT_K"));
+    if (v == null || !v.strip().matches("[0-9]{1,2}")) return 4;
+    return Long.parseLong(v.strip());
   }
 
   /**
@@ -212,8 +250,13 @@ final class MmaGemm {
     private final boolean halves;
     /** {@link #v1}: the first kernel's operand loads and conversions. */
     private final boolean v1 = v1();
+    /** Parts of K ({@link #splits}); each a whole number of slices. */
+    private final int splits;
+    /** Output tiles (batch × M tiles × N tiles): blocks per part. */
+    private final long tiles;
 
-    Body(Ir ir, BlockCode bc, GemmCore.Spec s, Mma kind, Tile tile, GpuGemm.Axes axes, long m, long n, long k) {
+    Body(Ir ir, BlockCode bc, GemmCore.Spec s, Mma kind, Tile tile, GpuGemm.Axes axes, long m, long n, long k,
+        long tiles, int splits) {
       this.ir = ir;
       this.bc = bc;
       this.s = s;
@@ -231,12 +274,16 @@ final class MmaGemm {
       this.halves = kind != Mma.TF32;
       this.stride = tk + (halves ? 8 : 4);
       this.parts = halves ? 1 : 2;
+      this.splits = splits;
+      this.tiles = tiles;
     }
 
     void emit() {
-      LLVMValueRef block = bc.block();
       long mTiles = (m + tm - 1) / tm;
       long nTiles = (n + tn - 1) / tn;
+      // Block = part · tiles + tile: the parts of a tile are a tile count apart.
+      LLVMValueRef part = ir.udiv(bc.block(), ir.i64(tiles));
+      LLVMValueRef block = ir.urem(bc.block(), ir.i64(tiles));
       LLVMValueRef nt = ir.urem(block, ir.i64(nTiles));
       LLVMValueRef rest = ir.udiv(block, ir.i64(nTiles));
       LLVMValueRef mt = ir.urem(rest, ir.i64(mTiles));
@@ -260,6 +307,10 @@ final class MmaGemm {
         for (int r = 0; r < cFrag.count(); r++) cFrag.store(t, r, Value.of(ir.constReal(ir.f32, 0.0)));
       });
       long slices = (k + tk - 1) / tk;
+      long perPart = (slices + splits - 1) / splits;
+      LLVMValueRef first = ir.mul(part, ir.i64(perPart));
+      LLVMValueRef end = ir.add(first, ir.i64(perPart));
+      LLVMValueRef last = ir.select(ir.icmp(LLVMIntULT, end, ir.i64(slices)), end, ir.i64(slices));
       // The next slice's operand elements (f32 values, zero where they do not count) per thread:
       // loaded from global memory before the current slice's instructions, encoded and stored to
       // shared memory after them (software pipelining).
@@ -268,8 +319,8 @@ final class MmaGemm {
       BlockCode.Slots staged = bc.slots(ir.f32, 4, ua + ub);
       // The emulation's ldmatrix row addresses, per lane: one per instruction of a step.
       BlockCode.Slots rows = bc.device() ? null : bc.slots(ir.i64, 8, fm + (fn + 1) / 2);
-      bc.phase(t -> fetch(t, ir.i64(0), b, m0, n0, staged));
-      ir.loop(ir.i64(0), ir.i64(slices), 1, slice -> {
+      bc.phase(t -> fetch(t, ir.mul(first, ir.i64(tk)), b, m0, n0, staged));
+      ir.loop(first, last, 1, slice -> {
         bc.phase(t -> {
           for (int u = 0; u < ua + ub; u++) {
             boolean lhs = u < ua;
@@ -324,29 +375,79 @@ final class MmaGemm {
         }
         bc.barrier();
       });
+      int outputs = fm * fn * Mma.C_REGS;
+      if (splits == 1) {
+        bc.phase(t -> store(t, b, m0, n0, slot -> sum(t, cFrag, slot)));
+        return;
+      }
+      // Split K: every part's block writes its sums (a thread's outputs apart, coalesced) and
+      // counts itself done; the tile's last block adds the parts in order, so the result does
+      // not depend on which block finishes last.
+      LLVMValueRef partials = bc.deviceGlobal("jaxc.mma.partials", ir.f32, (int) (tiles * splits * outputs * BLOCK));
+      LLVMValueRef counters = bc.deviceGlobal("jaxc.mma.done", ir.i32, (int) tiles);
+      LLVMValueRef lastFlag = bc.shared("jaxc.mma.last", ir.i32, 1);
+      LLVMValueRef counter = ir.gep(ir.i32, counters, block);
       bc.phase(t -> {
-        LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
-        LLVMValueRef lane = bc.lane(t);
-        LLVMValueRef g = ir.lshr(lane, ir.i64(2));
-        LLVMValueRef t2 = ir.mul(ir.and(lane, ir.i64(3)), ir.i64(2));
-        LLVMValueRef wm = ir.add(m0, ir.mul(ir.udiv(w, ir.i64(WARPS_N)), ir.i64((long) fm * Mma.M)));
-        LLVMValueRef wn = ir.add(n0, ir.mul(ir.urem(w, ir.i64(WARPS_N)), ir.i64((long) fn * Mma.N)));
-        for (int i = 0; i < fm; i++) {
-          for (int j = 0; j < fn; j++) {
-            for (int c = 0; c < Mma.C_REGS; c++) {
-              int slot = (i * fn + j) * Mma.C_REGS + c;
-              LLVMValueRef row = ir.add(wm, ir.add(g, ir.i64((long) i * Mma.M + Mma.cRow(c))));
-              LLVMValueRef col = ir.add(wn, ir.add(t2, ir.i64((long) j * Mma.N + Mma.cCol(c))));
-              LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, col, ir.i64(n)));
-              BlockCode.when(ir, inside, () -> {
-                LLVMValueRef v = cFrag.load(t, slot).v();
-                if (parts == 2) v = ir.faddExact(v, cFrag.load(t, fm * fn * Mma.C_REGS + slot).v());
-                s.store().at(axes.outIndex(ir, b, row, col), acc.finish(List.of(v)));
-              });
-            }
+        for (int slot = 0; slot < outputs; slot++) {
+          LLVMValueRef at = partial(block, part, slot, t);
+          LLVMSetVolatile(LLVMBuildStore(ir.b, sum(t, cFrag, slot), ir.gep(ir.f32, partials, at)), 1);
+        }
+        // This thread's sums are visible to every block before the count that says they are there.
+        LLVMBuildFence(ir.b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+      });
+      bc.barrier();
+      bc.phase(t -> BlockCode.when(ir, ir.icmp(LLVMIntEQ, t, ir.i64(0)), () -> {
+        LLVMValueRef done = LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOpAdd, counter, ir.i32(1), LLVMAtomicOrderingMonotonic, 0);
+        LLVMBuildFence(ir.b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+        ir.store(ir.zext(ir.icmp(LLVMIntEQ, done, ir.i32(splits - 1)), ir.i32), lastFlag, 4);
+      }));
+      bc.barrier();
+      BlockCode.when(ir, ir.icmp(LLVMIntNE, ir.load(ir.i32, lastFlag, 4), ir.i32(0)), () -> bc.phase(t -> {
+        store(t, b, m0, n0, slot -> {
+          LLVMValueRef v = null;
+          for (int q = 0; q < splits; q++) {
+            LLVMValueRef x = LLVMBuildLoad2(ir.b, ir.f32, ir.gep(ir.f32, partials, partial(block, ir.i64(q), slot, t)), "");
+            LLVMSetVolatile(x, 1);
+            v = v == null ? x : ir.faddExact(v, x);
+          }
+          return v;
+        });
+        BlockCode.when(ir, ir.icmp(LLVMIntEQ, t, ir.i64(0)), () -> LLVMSetVolatile(LLVMBuildStore(ir.b, ir.i32(0), counter), 1));
+      }));
+    }
+
+    /** Thread t's sum in C slot {@code slot}: with 3xTF32 its small terms' sum added last. */
+    private LLVMValueRef sum(LLVMValueRef t, BlockCode.Slots cFrag, int slot) {
+      LLVMValueRef v = cFrag.load(t, slot).v();
+      return parts == 2 ? ir.faddExact(v, cFrag.load(t, fm * fn * Mma.C_REGS + slot).v()) : v;
+    }
+
+    /** The index in the partial sums of thread t's C slot {@code slot} of tile {@code tile}'s part {@code part}. */
+    private LLVMValueRef partial(LLVMValueRef tile, LLVMValueRef part, int slot, LLVMValueRef t) {
+      LLVMValueRef group = ir.add(ir.mul(tile, ir.i64(splits)), part);
+      return ir.add(ir.mul(ir.add(ir.mul(group, ir.i64((long) fm * fn * Mma.C_REGS)), ir.i64(slot)), ir.i64(BLOCK)), t);
+    }
+
+    /** Stores thread t's outputs inside M × N, the value of C slot {@code slot} being {@code value.apply(slot)}. */
+    private void store(LLVMValueRef t, LLVMValueRef b, LLVMValueRef m0, LLVMValueRef n0,
+        java.util.function.IntFunction<LLVMValueRef> value) {
+      LLVMValueRef w = ir.udiv(t, ir.i64(BlockCode.WARP));
+      LLVMValueRef lane = bc.lane(t);
+      LLVMValueRef g = ir.lshr(lane, ir.i64(2));
+      LLVMValueRef t2 = ir.mul(ir.and(lane, ir.i64(3)), ir.i64(2));
+      LLVMValueRef wm = ir.add(m0, ir.mul(ir.udiv(w, ir.i64(WARPS_N)), ir.i64((long) fm * Mma.M)));
+      LLVMValueRef wn = ir.add(n0, ir.mul(ir.urem(w, ir.i64(WARPS_N)), ir.i64((long) fn * Mma.N)));
+      for (int i = 0; i < fm; i++) {
+        for (int j = 0; j < fn; j++) {
+          for (int c = 0; c < Mma.C_REGS; c++) {
+            int slot = (i * fn + j) * Mma.C_REGS + c;
+            LLVMValueRef row = ir.add(wm, ir.add(g, ir.i64((long) i * Mma.M + Mma.cRow(c))));
+            LLVMValueRef col = ir.add(wn, ir.add(t2, ir.i64((long) j * Mma.N + Mma.cCol(c))));
+            LLVMValueRef inside = ir.and(ir.icmp(LLVMIntULT, row, ir.i64(m)), ir.icmp(LLVMIntULT, col, ir.i64(n)));
+            BlockCode.when(ir, inside, () -> s.store().at(axes.outIndex(ir, b, row, col), acc.finish(List.of(value.apply(slot)))));
           }
         }
-      });
+      }
     }
 
     /** Loads this thread's elements of the slice from K index {@code k0} of both operands into its staged slots. */
