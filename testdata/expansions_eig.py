@@ -118,10 +118,12 @@ def complex_schur(h, z, wantt=True):
 
         h = _chunked(h, jnp.maximum(k - 1, 0), n if wantt else hi + 1, rows)
         h = _chunked(h, 0 if wantt else l, jnp.minimum(k + 2, hi) + 1, cols)
-        # z holds Zᵀ (Schur vectors as rows): the rotation combines two contiguous rows.
-        zk, zk1 = z[k], z[k + 1]
-        z = z.at[k].set(c * zk + jnp.conj(s) * zk1).at[k + 1].set(-s * zk + c * zk1)
-        return h, z
+        # z holds Zᵀ (Schur vectors as rows): the rotation combines two contiguous rows, as one
+        # dynamic slice and update (two row scatters, the second reading the row the first
+        # overwrote, made the matrix lose its in-place buffer: a copy of it per rotation).
+        o = jnp.zeros_like(k)
+        zr = lax.dynamic_slice(z, (k, o), (2, z.shape[1]))
+        return h, lax.dynamic_update_slice(z, jnp.dot(jnp.conj(g), zr, precision=HI), (k, o))
 
     def givens(x, y):
         ax = jnp.abs(x)
