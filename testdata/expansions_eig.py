@@ -359,13 +359,18 @@ def real_schur(h, z, wantt=True):
             h, z, hi, its = args
             i = hi
             aa, bb, cc, dd, cs, sn = _lanv2(h[i - 1, i - 1], h[i - 1, i], h[i, i - 1], h[i, i])
-            r1, r2 = h[i - 1], h[i]
-            h = h.at[i - 1].set(cs * r1 + sn * r2).at[i].set(cs * r2 - sn * r1)
-            c1, c2 = h[:, i - 1], h[:, i]
-            h = h.at[:, i - 1].set(cs * c1 + sn * c2).at[:, i].set(cs * c2 - sn * c1)
+            # The rotation on rows and columns i−1, i of h and rows of z (Zᵀ) as dynamic slices and
+            # updates (two row scatters, the second reading the row the first overwrote, copied
+            # the matrix).
+            o = jnp.zeros_like(i)
+            g = jnp.stack([jnp.stack([cs, sn]), jnp.stack([-sn, cs])])
+            rows = lax.dynamic_slice(h, (i - 1, o), (2, h.shape[1]))
+            h = lax.dynamic_update_slice(h, jnp.dot(g, rows, precision=HI), (i - 1, o))
+            cols = lax.dynamic_slice(h, (o, i - 1), (h.shape[0], 2))
+            h = lax.dynamic_update_slice(h, jnp.dot(cols, g.T, precision=HI), (o, i - 1))
             h = h.at[i - 1, i - 1].set(aa).at[i - 1, i].set(bb).at[i, i - 1].set(cc).at[i, i].set(dd)
-            z1, z2 = z[i - 1], z[i]
-            z = z.at[i - 1].set(cs * z1 + sn * z2).at[i].set(cs * z2 - sn * z1)
+            zr = lax.dynamic_slice(z, (i - 1, o), (2, z.shape[1]))
+            z = lax.dynamic_update_slice(z, jnp.dot(g, zr, precision=HI), (i - 1, o))
             return h, z, hi - 2, jnp.int32(0)
 
         def sweep(args):
@@ -445,12 +450,19 @@ def _rsf2csf(t, z, w, first):
         rs = jnp.where(r > 0, r, 1).astype(t.dtype)
         c = jnp.where(on, mu / rs, 1)
         s = jnp.where(on, t21 / rs, 0)
-        r1, r2 = t[mm - 1], t[mm]
-        t = t.at[mm - 1].set(jnp.conj(c) * r1 + s * r2).at[mm].set(-s * r1 + c * r2)
-        c1, c2 = t[:, mm - 1], t[:, mm]
-        t = t.at[:, mm - 1].set(c * c1 + jnp.conj(s) * c2).at[:, mm].set(-s * c1 + jnp.conj(c) * c2)
-        z1, z2 = z[mm - 1], z[mm]  # z holds Zᵀ: rows
-        z = z.at[mm - 1].set(c * z1 + jnp.conj(s) * z2).at[mm].set(-s * z1 + jnp.conj(c) * z2)
+        # Rows mm−1, mm of t and z (z holds Zᵀ) and columns mm−1, mm of t as dynamic slices and
+        # updates: two row scatters, the second reading the row the first overwrote, copied the
+        # whole matrix per block.
+        o = jnp.zeros_like(mm)
+        rows = lax.dynamic_slice(t, (mm - 1, o), (2, n))
+        g = jnp.stack([jnp.stack([jnp.conj(c), s]), jnp.stack([-s, c])])
+        t = lax.dynamic_update_slice(t, jnp.dot(g, rows, precision=HI), (mm - 1, o))
+        cols = lax.dynamic_slice(t, (o, mm - 1), (n, 2))
+        g = jnp.stack([jnp.stack([c, -s]), jnp.stack([jnp.conj(s), jnp.conj(c)])])
+        t = lax.dynamic_update_slice(t, jnp.dot(cols, g, precision=HI), (o, mm - 1))
+        zr = lax.dynamic_slice(z, (mm - 1, o), (2, z.shape[1]))
+        g = jnp.stack([jnp.stack([c, jnp.conj(s)]), jnp.stack([-s, jnp.conj(c)])])
+        z = lax.dynamic_update_slice(z, jnp.dot(g, zr, precision=HI), (mm - 1, o))
         t = t.at[mm, mm - 1].set(jnp.where(on, 0, t[mm, mm - 1]))
         return t, z
 
