@@ -150,15 +150,20 @@ final class MmaGemm {
     // The largest tiles already give a wave of blocks that reuse their operands well: on an H200
     // splitting matmul_1024's 128 tiles of 128 × 64 made it 10% slower.
     Tile largest = (kind == Mma.TF32 ? TF32_TILES : TILES)[0];
-    int splits = tile.equals(largest) ? 1 : splits(blocks, (long) tile.tm() * tile.tn(), k, tk(kind));
-    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k, blocks, splits).emit();
-    return new GpuReductions.Launch(blocks * splits, BLOCK);
+    Split split = tile.equals(largest) ? Split.NONE : split(blocks, (long) tile.tm() * tile.tn(), k, tk(kind));
+    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k, blocks, split).emit();
+    return new GpuReductions.Launch(blocks * split.parts(), BLOCK);
   }
 
   /** Each K part of a split product keeps at least this much of K. */
   static final long SPLIT_MIN_K = 64;
   /** Partial sums of a split product: at most this many floats (a module global). */
   static final long SPLIT_MAX_PARTIALS = 1L << 21;
+
+  /** K in {@code parts} parts of {@code slices} slices each (the last may hold fewer); 0 slices: all of K in one. */
+  record Split(int parts, long slices) {
+    static final Split NONE = new Split(1, 0);
+  }
 
   /**
    * Into how many parts of K a product of {@code blocks} tiles of {@code tileOutputs} outputs is
@@ -170,15 +175,16 @@ final class MmaGemm {
    * and 8 waves (bench/gpu/split-k-h200.txt): 4 made transformer_block 12%, mlp 10% and rnn_scan
    * 5% faster than no split; 8 no better.
    */
-  static int splits(long blocks, long tileOutputs, long k, int tk) {
+  static Split split(long blocks, long tileOutputs, long k, int tk) {
     long waves = splitWaves();
-    if (waves <= 1 || blocks >= waves * GpuGemm.WAVE) return 1;
+    if (waves <= 1 || blocks >= waves * GpuGemm.WAVE) return Split.NONE;
     long want = (waves * GpuGemm.WAVE + blocks - 1) / blocks;
     long most = Math.min(k / SPLIT_MIN_K, SPLIT_MAX_PARTIALS / (blocks * tileOutputs));
     long parts = Math.max(1, Math.min(want, most));
+    if (parts == 1) return Split.NONE;
     // Whole slices per part, and no empty part.
-    long chunk = ((k + parts - 1) / parts + tk - 1) / tk * tk;
-    return (int) ((k + chunk - 1) / chunk);
+    long slices = ((k + parts - 1) / parts + tk - 1) / tk;
+    return new Split((int) ((k + slices * tk - 1) / (slices * tk)), slices);
   }
 
   /** {@code JAXC_PTX_SPLIT_K} (or {@code jaxc.ptx.splitK}): waves of blocks to aim for; 1 never splits. */
@@ -250,13 +256,14 @@ final class MmaGemm {
     private final boolean halves;
     /** {@link #v1}: the first kernel's operand loads and conversions. */
     private final boolean v1 = v1();
-    /** Parts of K ({@link #splits}); each a whole number of slices. */
+    /** Parts of K ({@link #split}); each a whole number of slices. */
+    private final Split split;
     private final int splits;
     /** Output tiles (batch × M tiles × N tiles): blocks per part. */
     private final long tiles;
 
     Body(Ir ir, BlockCode bc, GemmCore.Spec s, Mma kind, Tile tile, GpuGemm.Axes axes, long m, long n, long k,
-        long tiles, int splits) {
+        long tiles, Split split) {
       this.ir = ir;
       this.bc = bc;
       this.s = s;
@@ -274,7 +281,8 @@ final class MmaGemm {
       this.halves = kind != Mma.TF32;
       this.stride = tk + (halves ? 8 : 4);
       this.parts = halves ? 1 : 2;
-      this.splits = splits;
+      this.split = split;
+      this.splits = split.parts();
       this.tiles = tiles;
     }
 
@@ -307,7 +315,7 @@ final class MmaGemm {
         for (int r = 0; r < cFrag.count(); r++) cFrag.store(t, r, Value.of(ir.constReal(ir.f32, 0.0)));
       });
       long slices = (k + tk - 1) / tk;
-      long perPart = (slices + splits - 1) / splits;
+      long perPart = splits == 1 ? slices : split.slices();
       LLVMValueRef first = ir.mul(part, ir.i64(perPart));
       LLVMValueRef end = ir.add(first, ir.i64(perPart));
       LLVMValueRef last = ir.select(ir.icmp(LLVMIntULT, end, ir.i64(slices)), end, ir.i64(slices));
