@@ -173,8 +173,12 @@ final class CompileOutputs {
     DeviceProgram p = d.program();
     StringBuilder text = new StringBuilder();
     text.append("// jaxc DeviceProgram ").append(p.name()).append(' ').append(p.sm())
-        .append(": workspace ").append(p.workspaceBytes()).append(" bytes; input bytes ").append(p.inputBytes())
-        .append("; output bytes ").append(p.outputBytes()).append('\n');
+        .append(": workspace ").append(p.workspaceBytes()).append(" bytes");
+    if (p.zeroedBytes() > 0) {
+      text.append(" (ws+").append(p.zeroedOffset()).append(": ").append(p.zeroedBytes())
+          .append(" bytes of counters, zeroed when the work memory is allocated)");
+    }
+    text.append("; input bytes ").append(p.inputBytes()).append("; output bytes ").append(p.outputBytes()).append('\n');
     text.append("// every kernel takes (inputs..., outputs..., workspace) as pointers and the host loop's iteration (i64);\n");
     text.append("// the program (ws+N: a workspace offset the host reads back):\n");
     program(text, d, p.program(), "//   ");

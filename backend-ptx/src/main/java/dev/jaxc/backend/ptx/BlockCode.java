@@ -27,7 +27,6 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class BlockCode {
   static final int WARP = 32;
   private static final int SHARED = 3;
-  private static final int GLOBAL = 1;
 
   private final Ir ir;
   private final ThreadIndex index;
@@ -195,24 +194,16 @@ final class BlockCode {
    * emulation, where blocks run one after another.
    */
   LLVMValueRef shared(String name, LLVMTypeRef type, int n) {
-    return global(name, type, n, device ? SHARED : 0, false);
+    return global(name, type, n, device ? SHARED : 0);
   }
 
-  /**
-   * Device memory of {@code n} values of {@code type} that lives across launches, zero when the
-   * module is loaded ({@code addrspace(1)} on the GPU): a grid's partial results and counters.
-   */
-  LLVMValueRef deviceGlobal(String name, LLVMTypeRef type, int n) {
-    return global(name, type, n, device ? GLOBAL : 0, true);
-  }
-
-  private LLVMValueRef global(String name, LLVMTypeRef type, int n, int space, boolean zero) {
+  private LLVMValueRef global(String name, LLVMTypeRef type, int n, int space) {
     String unique = name;
     for (int k = 1; hasGlobal(unique); k++) unique = name + "." + k;
     LLVMTypeRef array = LLVMArrayType2(type, n);
     LLVMValueRef g = LLVMAddGlobalInAddressSpace(ir.module, array, unique, space);
     LLVMSetLinkage(g, LLVMInternalLinkage);
-    LLVMSetInitializer(g, zero ? LLVMConstNull(array) : LLVMGetUndef(array));
+    LLVMSetInitializer(g, LLVMGetUndef(array));
     LLVMSetAlignment(g, 16);
     // A constant cast, so that the array may be made anywhere and used in any later phase.
     return space == 0 ? g : LLVMConstAddrSpaceCast(g, ir.ptr);

@@ -17,13 +17,18 @@ import java.util.List;
  * @param launches the kernels, each with its launch shape; {@link Node.Run} names them by index
  * @param program what a call runs, in order
  * @param workspaceBytes device work memory a call needs (kept across calls by the host library)
+ * @param zeroedOffset where in the workspace the bytes start that must be zero when the host
+ *     library allocates a work block (kernels' counters, which every launch leaves zero again)
+ * @param zeroedBytes how many (0: none)
  * @param inputBytes size in bytes of each input buffer, in C ABI order
  * @param outputBytes size in bytes of each output buffer, in C ABI order
  */
 public record DeviceProgram(
     String name, String sm, String ptx, List<Launch> launches, List<Node> program, long workspaceBytes,
-    List<Long> inputBytes, List<Long> outputBytes) {
+    long zeroedOffset, long zeroedBytes, List<Long> inputBytes, List<Long> outputBytes) {
   public DeviceProgram {
+    if (zeroedOffset < 0 || zeroedBytes < 0 || zeroedOffset + zeroedBytes > workspaceBytes)
+      throw new IllegalArgumentException("zeroed bytes outside the workspace");
     launches = List.copyOf(launches);
     program = List.copyOf(program);
     inputBytes = List.copyOf(inputBytes);
@@ -31,10 +36,10 @@ public record DeviceProgram(
     for (Node n : program) n.check(launches.size());
   }
 
-  /** A straight-line program: each launch once, in order. */
+  /** A straight-line program: each launch once, in order, no zeroed bytes. */
   public DeviceProgram(String name, String sm, String ptx, List<Launch> launches, long workspaceBytes,
       List<Long> inputBytes, List<Long> outputBytes) {
-    this(name, sm, ptx, launches, straight(launches.size()), workspaceBytes, inputBytes, outputBytes);
+    this(name, sm, ptx, launches, straight(launches.size()), workspaceBytes, 0, 0, inputBytes, outputBytes);
   }
 
   /** {@code Run(0) … Run(n-1)}. */

@@ -98,6 +98,10 @@ public final class EmulatedLaunch {
     if (own) {
       LLVMValueRef address = LLVMBuildPtrToInt(ir.b, block, ir.i64, "");
       ws = ir.gep(ir.i8, block, ir.and(ir.sub(ir.i64(0), address), ir.i64(Plan.ALIGNMENT - 1)));
+      // As the host library's new work block: memory of no known value (a pattern here, so that
+      // a kernel that read what no launch wrote fails its case), the counters zero.
+      fill(ir, ws, 0, kernels.workspaceBytes(), 0xA5A5A5A5A5A5A5A5L);
+      fill(ir, ws, kernels.zeroedOffset(), kernels.zeroedOffset() + kernels.zeroedBytes(), 0);
     } else {
       ws = workspace(ir, plan, bases);
     }
@@ -132,6 +136,11 @@ public final class EmulatedLaunch {
       }
     });
     if (own) Libc.free(ir, block);
+  }
+
+  /** Stores {@code pattern} in the 8-byte words of [{@code from}, {@code to}) of {@code ws} (both multiples of 8). */
+  private static void fill(Ir ir, LLVMValueRef ws, long from, long to, long pattern) {
+    ir.loop(ir.i64(from / 8), ir.i64(to / 8), 1, i -> ir.store(ir.i64(pattern), ir.gep(ir.i64, ws, i), 8));
   }
 
   /** The workspace's base: a temporary's address less its offset (null when there is none). */

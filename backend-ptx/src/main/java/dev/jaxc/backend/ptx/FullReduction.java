@@ -20,7 +20,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * threads folds elements g + u·S, g + (u + 4)·S, … (S = G × 256, coalesced) into accumulator u of
  * 4 (independent loads in flight), combines them, and the block folds its threads' values by
  * warp shuffles and, across its 8 warps, shared memory and a barrier. Thread 0 writes the block's
- * partial to device memory and counts the block done (a fence, then an atomic add); the block that
+ * partial to the call's workspace ({@link LaunchScratch}) and counts the block done (a fence, then an atomic add); the block that
  * counts last folds the G partials in index order the same way and writes the result (and resets
  * the counter for the next launch). The order of the folds is fixed by the shape alone, so the
  * result does not depend on which block finishes last; it is not the CPU's order (float sums
@@ -41,7 +41,7 @@ final class FullReduction {
     return (int) Math.max(1, Math.min(MAX_BLOCKS, (n + BLOCK * PER_THREAD - 1) / (BLOCK * PER_THREAD)));
   }
 
-  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, KernelContext cx, Primitive p) {
+  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, LaunchScratch scratch, KernelContext cx, Primitive p) {
     DType d = cx.operandType(0).dtype();
     long[] shape = cx.operandType(0).shape().sizes();
     long n = GpuReductions.product(shape);
@@ -52,8 +52,8 @@ final class FullReduction {
     BlockCode bc = new BlockCode(ir, index, BLOCK);
     LLVMTypeRef part = ElementTypes.compute(ir, d);
     LLVMValueRef[] partials = new LLVMValueRef[d.isComplex() ? 2 : 1];
-    for (int k = 0; k < partials.length; k++) partials[k] = bc.deviceGlobal("jaxc.red.partials", part, grid);
-    LLVMValueRef counter = bc.deviceGlobal("jaxc.red.done", ir.i32, 1);
+    for (int k = 0; k < partials.length; k++) partials[k] = scratch.partials(part, grid);
+    LLVMValueRef counter = scratch.counters(1);
     LLVMValueRef[] warps = new LLVMValueRef[partials.length];
     for (int k = 0; k < warps.length; k++) warps[k] = bc.shared("jaxc.red.warps", part, WARPS);
     LLVMValueRef lastFlag = bc.shared("jaxc.red.last", ir.i32, 1);

@@ -126,7 +126,7 @@ final class GpuGemm {
     return e.primitive().equals("dot_general") || e.primitive().equals("conv_general_dilated");
   }
 
-  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, KernelContext cx) {
+  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, LaunchScratch scratch, KernelContext cx) {
     GemmCore.Spec s = GemmKernel.spec(cx);
     long[] out = s.out();
     for (long n : out) if (n == 0) return new GpuReductions.Launch(1, BLOCK);
@@ -145,7 +145,7 @@ final class GpuGemm {
     // A bound on an operand value's bytes: no wider than the accumulator's slots, 8 bytes each.
     Tile tile = tile(extent(out, batch), m, n, 8 * s.acc().slots().size());
     Mma kind = MmaGemm.kind(ir, s, m, n, k, largest(ruleTile(extent(out, batch), m, n, 8 * s.acc().slots().size())));
-    if (kind != null) return MmaGemm.emit(ir, index, s, kind, axes, extent(out, batch), m, n, k);
+    if (kind != null) return MmaGemm.emit(ir, index, scratch, s, kind, axes, extent(out, batch), m, n, k);
     new GpuGemm.Body(ir, new BlockCode(ir, index, BLOCK), s, tile, batch, ms, ns, m, n, k).emit();
     return new GpuReductions.Launch(blocks(tile, extent(out, batch), m, n), BLOCK);
   }

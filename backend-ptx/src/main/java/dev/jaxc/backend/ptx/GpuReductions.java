@@ -34,11 +34,13 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
 
   private final Ir ir;
   private final ThreadIndex index;
+  private final LaunchScratch scratch;
   private Launch last;
 
-  GpuReductions(Ir ir, ThreadIndex index) {
+  GpuReductions(Ir ir, ThreadIndex index, LaunchScratch scratch) {
     this.ir = ir;
     this.index = index;
+    this.scratch = scratch;
   }
 
   @Override
@@ -51,7 +53,7 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
     if (!(s instanceof Step.Kernel k)) return false;
     Eqn e = k.eqn();
     if (GpuGemm.applies(e)) {
-      last = GpuGemm.emit(ir, index, em.context(e));
+      last = GpuGemm.emit(ir, index, scratch, em.context(e));
       return true;
     }
     Optional<Primitive> p = Primitive.byName(e.primitive());
@@ -61,7 +63,7 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
       return true;
     }
     if (p.isPresent() && GpuScan.applies(p.get(), e)) {
-      last = GpuScan.emit(ir, index, em.context(e), p.get());
+      last = GpuScan.emit(ir, index, scratch, em.context(e), p.get());
       return true;
     }
     if (p.isPresent() && GpuSort.applies(p.get(), e)) {
@@ -81,7 +83,7 @@ final class GpuReductions implements ScheduleEmitter.StepOverride {
     long[] shape = ((ArrayType) e.ins().get(0).type()).shape().sizes();
     int kept = shape.length - ReductionShapes.axes(e).length;
     if (form == ReductionShapes.Form.LANES && kept == 0) {
-      last = FullReduction.emit(ir, index, em.context(e), p.get());
+      last = FullReduction.emit(ir, index, scratch, em.context(e), p.get());
       return true;
     }
     int rows = CpuBackendRules.DEFAULT.rowReduction(p.get(), e);

@@ -29,7 +29,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * (level l's totals are level l + 1's items); thread 0 scans the top; going down, a thread per
  * block scans its items and combines each with the neighbouring block's result one level up, so
  * every result has the CPU's bits. Barriers separate the levels; each level's items and then its
- * results live in a device-memory array per line. Many lines keep the CPU step, a thread per line.
+ * results live in an array per line in the call's workspace ({@link LaunchScratch}). Many lines keep the CPU step, a thread per line.
  */
 final class GpuScan {
   private static final int BLOCK = 256;
@@ -69,7 +69,7 @@ final class GpuScan {
     return total;
   }
 
-  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, KernelContext cx, Primitive p) {
+  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, LaunchScratch scratch, KernelContext cx, Primitive p) {
     Eqn e = cx.eqn();
     DType d = cx.operandType(0).dtype();
     long[] shape = cx.operandType(0).shape().sizes();
@@ -92,7 +92,7 @@ final class GpuScan {
     LLVMTypeRef ct = ElementTypes.compute(ir, d);
     int align = ElementTypes.partBytes(d) < 4 && !d.isInteger() ? 4 : Math.max(1, ElementTypes.partBytes(d));
     BlockCode bc = new BlockCode(ir, index, BLOCK);
-    LLVMValueRef levels = bc.deviceGlobal("jaxc.scan.levels", ct, Math.toIntExact(per * lines));
+    LLVMValueRef levels = scratch.partials(ct, per * lines);
     LLVMValueRef line = bc.block();
     Index at0 = GpuReductions.unflatten(ir, line, lineShape);
     LLVMValueRef base = ir.mul(line, ir.i64(per));

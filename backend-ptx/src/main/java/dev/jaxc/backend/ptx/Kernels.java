@@ -31,13 +31,15 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class Kernels {
   /** The kernels emitted (the launch table), the program, and the workspace it needs. */
   record Emitted(List<LLVMValueRef> functions, List<GridMapping.ProgramLaunch> launches,
-      List<DeviceProgram.Node> program, long workspaceBytes) {}
+      List<DeviceProgram.Node> program, long workspaceBytes, long zeroedOffset, long zeroedBytes) {}
 
   final Ir ir;
   final String name;
   final GridRegions regions;
   /** Reductions and row groups as block-cooperative kernels ({@link GpuReductions}). */
   private final GpuReductions reductions;
+  /** Kernels' partials and counters in the workspace. */
+  private final LaunchScratch scratch;
   final HostControl.Policy policy;
   private final int inputs;
   private final int outputs;
@@ -55,7 +57,8 @@ final class Kernels {
     this.policy = policy;
     this.name = name;
     this.regions = new GridRegions(ir, index);
-    this.reductions = new GpuReductions(ir, index);
+    this.scratch = new LaunchScratch(ir);
+    this.reductions = new GpuReductions(ir, index, scratch);
     this.inputs = plan.inputs().size() - baked;
     this.outputs = plan.outputs().size();
     this.planBytes = plan.workspaceBytes();
@@ -76,11 +79,11 @@ final class Kernels {
   static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy, LLVMValueRef[] baked) {
     Kernels k = new Kernels(ir, plan, name, index, policy, baked.length);
     List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top(baked));
-    return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, k.workspaceBytes());
-  }
-
-  long workspaceBytes() {
-    return slots == 0 ? planBytes : slotsBase() + (long) slots * Plan.ALIGNMENT;
+    long slotsEnd = k.slotsBase() + (long) k.slots * Plan.ALIGNMENT;
+    long scratchBytes = k.scratch.place(slotsEnd);
+    long workspace = scratchBytes > 0 ? slotsEnd + scratchBytes : k.slots == 0 ? k.planBytes : slotsEnd;
+    return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, workspace,
+        k.scratch.zeroedOffset(), k.scratch.zeroedBytes());
   }
 
   private long slotsBase() {
@@ -225,6 +228,7 @@ final class Kernels {
     LLVMValueRef fn = LLVMAddFunction(ir.module, name + "_k" + next++, type);
     ir.addFunctionAttribute(fn, "nounwind");
     ir.beginFunction(fn);
+    scratch.begin(params(fn).workspace());
     return fn;
   }
 

@@ -143,21 +143,21 @@ final class MmaGemm {
     return batch * ((m + t.tm() - 1) / t.tm()) * ((n + t.tn() - 1) / t.tn());
   }
 
-  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, GemmCore.Spec s, Mma kind, GpuGemm.Axes axes, long batch,
-      long m, long n, long k) {
+  static GpuReductions.Launch emit(Ir ir, ThreadIndex index, LaunchScratch scratch, GemmCore.Spec s, Mma kind,
+      GpuGemm.Axes axes, long batch, long m, long n, long k) {
     Tile tile = tile(kind, batch, m, n);
     long blocks = blocks(tile, batch, m, n);
     // The largest tiles already give a wave of blocks that reuse their operands well: on an H200
     // splitting matmul_1024's 128 tiles of 128 × 64 made it 10% slower.
     Tile largest = (kind == Mma.TF32 ? TF32_TILES : TILES)[0];
     Split split = tile.equals(largest) ? Split.NONE : split(blocks, (long) tile.tm() * tile.tn(), k, tk(kind));
-    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k, blocks, split).emit();
+    new Body(ir, new BlockCode(ir, index, BLOCK), s, kind, tile, axes, m, n, k, blocks, split).emit(scratch);
     return new GpuReductions.Launch(blocks * split.parts(), BLOCK);
   }
 
   /** Each K part of a split product keeps at least this much of K. */
   static final long SPLIT_MIN_K = 64;
-  /** Partial sums of a split product: at most this many floats (a module global). */
+  /** Partial sums of a split product: at most this many floats (in the workspace: {@link LaunchScratch}). */
   static final long SPLIT_MAX_PARTIALS = 1L << 21;
 
   /** K in {@code parts} parts of {@code slices} slices each (the last may hold fewer); 0 slices: all of K in one. */
@@ -286,7 +286,7 @@ final class MmaGemm {
       this.tiles = tiles;
     }
 
-    void emit() {
+    void emit(LaunchScratch scratch) {
       long mTiles = (m + tm - 1) / tm;
       long nTiles = (n + tn - 1) / tn;
       // Block = part · tiles + tile: the parts of a tile are a tile count apart.
@@ -391,8 +391,8 @@ final class MmaGemm {
       // Split K: every part's block writes its sums (a thread's outputs apart, coalesced) and
       // counts itself done; the tile's last block adds the parts in order, so the result does
       // not depend on which block finishes last.
-      LLVMValueRef partials = bc.deviceGlobal("jaxc.mma.partials", ir.f32, (int) (tiles * splits * outputs * BLOCK));
-      LLVMValueRef counters = bc.deviceGlobal("jaxc.mma.done", ir.i32, (int) tiles);
+      LLVMValueRef partials = scratch.partials(ir.f32, tiles * splits * outputs * BLOCK);
+      LLVMValueRef counters = scratch.counters(tiles);
       LLVMValueRef lastFlag = bc.shared("jaxc.mma.last", ir.i32, 1);
       LLVMValueRef counter = ir.gep(ir.i32, counters, block);
       bc.phase(t -> {

@@ -107,7 +107,7 @@ public final class PtxCompiler {
         mapped.add(l.mapped());
       }
       DeviceProgram p = new DeviceProgram(name, sm, ptx, launches, kernels.program(), kernels.workspaceBytes(),
-          bytes(plan.inputs().subList(consts.count(), plan.inputs().size())), bytes(plan.outputs()));
+          kernels.zeroedOffset(), kernels.zeroedBytes(), bytes(plan.inputs().subList(consts.count(), plan.inputs().size())), bytes(plan.outputs()));
       return new Described(p, steps, mapped);
     } finally {
       LLVMDisposeModule(module);

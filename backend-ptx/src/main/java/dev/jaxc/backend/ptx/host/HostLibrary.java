@@ -138,6 +138,8 @@ public final class HostLibrary {
         longs(ir, "jaxc.ptx.staging", java.util.Arrays.copyOf(staging, nio)),
         ir.i64(staging[nio]),
         ir.i32(smNumber(p.sm())),
+        ir.i64(p.zeroedOffset()),
+        ir.i64(p.zeroedBytes()),
     };
     return global(ir, "jaxc.ptx.descriptor", LLVMConstNamedStruct(programType, array(fields), fields.length));
   }

@@ -17,8 +17,9 @@
 ; 0 PTX text (NUL-terminated), 1 number of inputs, 2 number of outputs, 3 number of launches,
 ; 4 launches [n x %jaxc.ptx.launch], 5 workspace bytes, 6 input bytes [i64], 7 output bytes [i64],
 ; 8 staging offsets [i64] (inputs, then outputs) for _host calls, 9 staging bytes,
-; 10 the PTX target as a number (sm_80: 80)
-%jaxc.ptx.program = type { ptr, i32, i32, i32, ptr, i64, ptr, ptr, ptr, i64, i32 }
+; 10 the PTX target as a number (sm_80: 80), 11 the workspace offset and 12 the byte count of
+; what must be zero in a new work block (kernels' counters, which every launch leaves zero)
+%jaxc.ptx.program = type { ptr, i32, i32, i32, ptr, i64, ptr, ptr, ptr, i64, i32, i64, i64 }
 ; kernel name, grid x, block x, dynamic shared bytes
 %jaxc.ptx.launch = type { ptr, i32, i32, i32 }
 ; one per CUDA context: next, CUcontext, context id (cuCtxGetId, else 0), CUmodule,
@@ -64,9 +65,10 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 @jaxc.ptx.sym.21 = private unnamed_addr constant [21 x i8] c"cuDeviceGetAttribute\00"
 @jaxc.ptx.sym.22 = private unnamed_addr constant [11 x i8] c"cuCtxGetId\00"
 @jaxc.ptx.sym.23 = private unnamed_addr constant [21 x i8] c"cuMemcpyDtoHAsync_v2\00"
-@jaxc.ptx.symbols = internal constant [24 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20, ptr @jaxc.ptx.sym.21, ptr @jaxc.ptx.sym.22, ptr @jaxc.ptx.sym.23]
+@jaxc.ptx.sym.24 = private unnamed_addr constant [16 x i8] c"cuMemsetD8Async\00"
+@jaxc.ptx.symbols = internal constant [25 x ptr] [ptr @jaxc.ptx.sym.0, ptr @jaxc.ptx.sym.1, ptr @jaxc.ptx.sym.2, ptr @jaxc.ptx.sym.3, ptr @jaxc.ptx.sym.4, ptr @jaxc.ptx.sym.5, ptr @jaxc.ptx.sym.6, ptr @jaxc.ptx.sym.7, ptr @jaxc.ptx.sym.8, ptr @jaxc.ptx.sym.9, ptr @jaxc.ptx.sym.10, ptr @jaxc.ptx.sym.11, ptr @jaxc.ptx.sym.12, ptr @jaxc.ptx.sym.13, ptr @jaxc.ptx.sym.14, ptr @jaxc.ptx.sym.15, ptr @jaxc.ptx.sym.16, ptr @jaxc.ptx.sym.17, ptr @jaxc.ptx.sym.18, ptr @jaxc.ptx.sym.19, ptr @jaxc.ptx.sym.20, ptr @jaxc.ptx.sym.21, ptr @jaxc.ptx.sym.22, ptr @jaxc.ptx.sym.23, ptr @jaxc.ptx.sym.24]
 
-@jaxc.ptx.driver = internal global [24 x ptr] zeroinitializer
+@jaxc.ptx.driver = internal global [25 x ptr] zeroinitializer
 ; 1 once the table is filled and cuInit succeeded (written with release, read with acquire)
 @jaxc.ptx.loaded = internal global i32 0, align 4
 ; one pthread_mutex_t (40 bytes on x86-64, 48 on AArch64; all-zero is PTHREAD_MUTEX_INITIALIZER)
@@ -81,7 +83,7 @@ declare i32 @pthread_mutex_unlock(ptr) nounwind
 
 define internal ptr @jaxc.ptx.fn(i32 %k) alwaysinline nounwind {
 entry:
-  %p = getelementptr [24 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
+  %p = getelementptr [25 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %k
   %f = load ptr, ptr %p
   ret ptr %f
 }
@@ -155,10 +157,10 @@ open:
   br i1 %noh, label %nodriver, label %loop
 loop:
   %i = phi i32 [ 0, %open ], [ %i1, %next ]
-  %np = getelementptr [24 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
+  %np = getelementptr [25 x ptr], ptr @jaxc.ptx.symbols, i64 0, i32 %i
   %name = load ptr, ptr %np
   %f = call ptr @dlsym(ptr %h, ptr %name)
-  %fp = getelementptr [24 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
+  %fp = getelementptr [25 x ptr], ptr @jaxc.ptx.driver, i64 0, i32 %i
   store ptr %f, ptr %fp
   %missing = icmp eq ptr %f, null
   %required = icmp ne i32 %i, 22
@@ -166,7 +168,7 @@ loop:
   br i1 %bad, label %nodriver, label %next
 next:
   %i1 = add i32 %i, 1
-  %more = icmp ult i32 %i1, 24
+  %more = icmp ult i32 %i1, 25
   br i1 %more, label %loop, label %init
 init:
   %cuInit = call ptr @jaxc.ptx.fn(i32 0)
@@ -453,8 +455,10 @@ done:
   ret i32 %n
 }
 
-; A new block at the head of the context's list (workspace allocated, staging not yet).
-define internal i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %out) nounwind {
+; A new block at the head of the context's list (workspace allocated, staging not yet). Its
+; zeroed bytes are cleared on %stream, the stream of the call that takes the block: enqueued
+; before that call's kernels, and every later user waits on the block's event.
+define internal i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %stream, ptr %out) nounwind {
 entry:
   %wsslot = alloca i64
   %evslot = alloca ptr
@@ -473,11 +477,31 @@ devalloc:
   %cuMemAlloc = call ptr @jaxc.ptx.fn(i32 11)
   %ra = call i32 %cuMemAlloc(ptr %wsslot, i64 %bytes)
   %afail = icmp ne i32 %ra, 0
-  br i1 %afail, label %allocfail, label %event
+  br i1 %afail, label %allocfail, label %zero
 allocfail:
   call void @free(ptr %w)
   %ca = call i32 @jaxc.ptx.code(i32 %ra)
   ret i32 %ca
+zero:
+  %zbp = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 12
+  %zbytes = load i64, ptr %zbp
+  %haszero = icmp ne i64 %zbytes, 0
+  br i1 %haszero, label %memset, label %event
+memset:
+  %zop = getelementptr %jaxc.ptx.program, ptr %prog, i32 0, i32 11
+  %zoff = load i64, ptr %zop
+  %wsbase = load i64, ptr %wsslot
+  %zat = add i64 %wsbase, %zoff
+  %cuMemsetD8Async = call ptr @jaxc.ptx.fn(i32 24)
+  %rz = call i32 %cuMemsetD8Async(i64 %zat, i8 0, i64 %zbytes, ptr %stream)
+  %zfail = icmp ne i32 %rz, 0
+  br i1 %zfail, label %zerofail, label %event
+zerofail:
+  %cuMemFree0 = call ptr @jaxc.ptx.fn(i32 12)
+  %rfree0 = call i32 %cuMemFree0(i64 %wsbase)
+  call void @free(ptr %w)
+  %cz = call i32 @jaxc.ptx.code(i32 %rz)
+  ret i32 %cz
 event:
   %cuEventCreate = call ptr @jaxc.ptx.fn(i32 16)
   %re = call i32 %cuEventCreate(ptr %evslot, i32 2)   ; CU_EVENT_DISABLE_TIMING
@@ -534,7 +558,7 @@ grow:
   %room = icmp ult i32 %n, %max
   br i1 %room, label %newfirst, label %idlefirst
 newfirst:
-  %r1 = call i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %out)
+  %r1 = call i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %stream, ptr %out)
   %ok1 = icmp eq i32 %r1, 0
   br i1 %ok1, label %takenew, label %fallback
 fallback:   ; no memory for another block: wait for an idle one if there is one
@@ -548,7 +572,7 @@ idlefirst:
   %hasidle2 = icmp ne ptr %idle2, null
   br i1 %hasidle2, label %take, label %newlast
 newlast:   ; every block is being enqueued by another thread
-  %r2 = call i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %out)
+  %r2 = call i32 @jaxc.ptx.new_work(ptr %prog, ptr %rec, ptr %stream, ptr %out)
   %ok2 = icmp eq i32 %r2, 0
   br i1 %ok2, label %takenew, label %fail2
 fail2:

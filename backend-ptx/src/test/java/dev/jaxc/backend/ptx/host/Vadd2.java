@@ -33,7 +33,8 @@ final class Vadd2 {
    * vadd2's kernels in a host-driven program with the same result, for the fake driver (which
    * knows {@code jaxc_test_count}; vadd2.ptx does not have it): add three times, a while loop
    * whose condition kernel stores {@code iteration < 3} at ws+4000 and 1 at ws+4004, body add
-   * (odd exit: add), then a switch on ws+4004 whose branch 1 adds and doubles.
+   * (odd exit: add), then a switch on ws+4004 whose branch 1 adds and doubles. The count
+   * kernel's counters, ws+4032 to ws+4095, are the program's zeroed bytes.
    */
   static DeviceProgram looping() {
     DeviceProgram v = program();
@@ -45,7 +46,7 @@ final class Vadd2 {
         new DeviceProgram.Node.Repeat(3, List.of(add)),
         new DeviceProgram.Node.While(List.of(new DeviceProgram.Node.Run(2)), 4000, List.of(add), List.of(add)),
         new DeviceProgram.Node.Switch(4004, List.of(List.of(dbl), List.of(add, dbl))));
-    return new DeviceProgram(v.name(), v.sm(), v.ptx(), launches, nodes, 4096, v.inputBytes(), v.outputBytes());
+    return new DeviceProgram(v.name(), v.sm(), v.ptx(), launches, nodes, 4096, 4032, 64, v.inputBytes(), v.outputBytes());
   }
 
   static String header() {

@@ -20,7 +20,7 @@ static int is(const char *m) {
 }
 
 static int last_iteration = -1;
-static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, readbacks, bad;
+static int loads, allocs, waits, records, launches, syncs, pushes, pops, setattrs, readbacks, memsets, bad;
 #define INC(x) __atomic_fetch_add(&(x), 1, __ATOMIC_SEQ_CST)
 int fake_stat(const char *name) {
   if (!strcmp(name, "loads")) return loads;
@@ -33,6 +33,7 @@ int fake_stat(const char *name) {
   if (!strcmp(name, "pops")) return pops;
   if (!strcmp(name, "setattrs")) return setattrs;
   if (!strcmp(name, "readbacks")) return readbacks;
+  if (!strcmp(name, "memsets")) return memsets;
   if (!strcmp(name, "last_iteration")) return last_iteration;
   if (!strcmp(name, "bad")) return bad;
   return -1;
@@ -91,12 +92,16 @@ static void k_double(void **params, unsigned threads) {
   for (unsigned i = 0; i < threads && i < N; i++) out[i] = ws[i] * 2.0f;
 }
 /* Vadd2.looping()'s loop kernel: the predicate byte at ws+4000 is iteration < 3 (params[4], the
-   host loop's iteration), the branch number at ws+4004 is 1. */
+   host loop's iteration), the branch number at ws+4004 is 1. Its counters, ws+4032 to ws+4095
+   (the program's zeroed bytes), must be zero when it starts; it counts and leaves them zero. */
 static void k_count(void **params, unsigned threads) {
   (void)threads;
   unsigned char *ws = *(unsigned char **)params[3];
   long long it = *(long long *)params[4];
   if (!ws) { INC(bad); return; }
+  for (int i = 4032; i < 4096; i++) if (ws[i]) { INC(bad); return; }
+  ws[4032] = 1;
+  ws[4032] = 0;
   last_iteration = (int)it;
   ws[4000] = it < 3;
   int one = 1;
@@ -140,8 +145,9 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
 }
 CUresult cuMemAlloc_v2(unsigned long long *p, size_t bytes) {
   if (is("oom")) return 2;
-  void *m = calloc(1, bytes);
+  void *m = malloc(bytes ? bytes : 1);
   if (!m) return 2;
+  memset(m, 0xA5, bytes);  /* a GPU's new memory holds anything */
   INC(allocs);
   *p = (unsigned long long)(uintptr_t)m;
   return 0;
@@ -191,6 +197,12 @@ CUresult cuCtxGetDevice(int *dev) { *dev = 0; return 0; }
 CUresult cuDriverGetVersion(int *v) { *v = 12040; return 0; }
 CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(8); return 0; }
 CUresult cuMemsetD8_v2(unsigned long long p, unsigned char v, size_t n) {
+  memset((void *)(uintptr_t)p, v, n);
+  return 0;
+}
+CUresult cuMemsetD8Async(unsigned long long p, unsigned char v, size_t n, void *stream) {
+  (void)stream;
+  INC(memsets);
   memset((void *)(uintptr_t)p, v, n);
   return 0;
 }

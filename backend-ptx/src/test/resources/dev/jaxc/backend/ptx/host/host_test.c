@@ -4,7 +4,8 @@
                                  too unless the failure is in the synchronisation)
    ./host_test ok                the fake driver works: results, contexts, work memory, threads
    ./host_test busy              the fake's events never complete: work blocks grow to 4
-   ./host_test program           a library of Vadd2.looping(): host-driven repeat, while, switch */
+   ./host_test program           a library of Vadd2.looping(): host-driven repeat, while, switch,
+                                 counters zeroed once per work block */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -127,6 +128,7 @@ static int ok(void) {
   if (bad) FAIL("%ld wrong results from 8 threads", bad);
   if (count("bad") != 0) FAIL("the fake driver saw %d bad calls", count("bad"));
   if (count("pushes") != count("pops")) FAIL("unbalanced push/pop");
+  if (count("memsets") != 0) FAIL("%d memsets for a program without zeroed bytes", count("memsets"));
   return 0;
 }
 
@@ -159,6 +161,7 @@ static int program(void) {
   if (count("readbacks") - r0 != 5) FAIL("read-backs %d", count("readbacks") - r0);
   if (count("syncs") - s0 != 6) FAIL("syncs %d (5 read-backs and the call's)", count("syncs") - s0);
   if (count("last_iteration") != 3) FAIL("last iteration %d", count("last_iteration"));
+  if (count("memsets") != 1) FAIL("%d memsets of the zeroed bytes for one work block", count("memsets"));
   unsigned long long da = dev_alloc(4 * N), db = dev_alloc(4 * N), dout = dev_alloc(4 * N);
   memcpy((void *)(size_t)da, a, sizeof a);
   memcpy((void *)(size_t)db, b, sizeof b);
