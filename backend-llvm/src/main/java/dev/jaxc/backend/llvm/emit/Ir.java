@@ -161,6 +161,22 @@ public final class Ir implements AutoCloseable {
   }
 
   /**
+   * A loop's latch branch asking that the vector loop the vectoriser makes of this one be unrolled
+   * fully ({@code llvm.loop.vectorize.followup_vectorized} with {@code llvm.loop.unroll.full}):
+   * for a loop over a fixed array of accumulator lanes inside a longer loop, whose vector loop
+   * (two trips of four registers on AVX2) otherwise indexes the array by its counter, so the
+   * accumulators stay in memory, a store and a load per vector and element chunk. Unrolled, SROA
+   * makes them registers. A loop the vectoriser leaves alone, and the scalar loop it keeps where
+   * it checks aliasing at run time, stay loops.
+   */
+  public void condBrVectorizeThenUnroll(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise) {
+    String key = "llvm.loop.vectorize.followup_vectorized";
+    PointerPointer<LLVMMetadataRef> followup = new PointerPointer<LLVMMetadataRef>(2)
+        .put(0, LLVMMDStringInContext2(ctx, key, key.length())).put(1, flag("llvm.loop.unroll.full"));
+    condBrLoop(cond, then, otherwise, LLVMMDNodeInContext2(ctx, followup, 2));
+  }
+
+  /**
    * A loop's latch branch that tells LLVM to keep the loop scalar: neither vectorised
    * ({@code llvm.loop.vectorize.enable} false, which also rules out interleaving) nor unrolled.
    * For a loop that walks memory with a stride on both sides, which the vectoriser would turn

@@ -89,6 +89,35 @@ public final class LoopEmitter {
     }));
   }
 
+  /** Lane counts up to this are emitted as straight-line copies (too short for the vectoriser). */
+  private static final long STRAIGHT_LANES = 4;
+
+  /**
+   * {@code for (j = 0; j < n; j++) body(j)} over the lanes of a fixed accumulator array: the loop
+   * the vectoriser makes of it is then unrolled fully ({@link Ir#condBrVectorizeThenUnroll}), and
+   * up to {@link #STRAIGHT_LANES} lanes are copies with constant indices, so that SROA can keep
+   * the accumulators in registers across the loops around it. {@code n} should be a power of two
+   * (then the vector loop leaves no remainder loop indexing the array).
+   */
+  public void lanes(long n, Consumer<LLVMValueRef> body) {
+    if (n <= STRAIGHT_LANES) {
+      for (long j = 0; j < n; j++) body.accept(ir.i64(j));
+      return;
+    }
+    LLVMBasicBlockRef pre = ir.currentBlock();
+    LLVMBasicBlockRef loop = ir.block("lanes");
+    LLVMBasicBlockRef exit = ir.block("lanes.end");
+    ir.br(loop);
+    ir.at(loop);
+    LLVMValueRef i = ir.phi(ir.i64);
+    ir.incoming(i, ir.i64(0), pre);
+    body.accept(i);
+    LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
+    ir.incoming(i, next, ir.currentBlock());
+    ir.condBrVectorizeThenUnroll(ir.icmp(LLVMIntULT, next, ir.i64(n)), loop, exit);
+    ir.at(exit);
+  }
+
   /** {@code for (i = begin; i < end; i++) body(i)} for run-time bounds (nothing when begin ≥ end). */
   public void forRange(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
     LLVMBasicBlockRef then = ir.block("range");

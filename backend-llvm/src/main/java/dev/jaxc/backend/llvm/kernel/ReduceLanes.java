@@ -236,34 +236,35 @@ final class ReduceLanes {
     if (m / lanes == 0) return;
     cx.loops().forRange(lo, hi, c -> {
       LLVMValueRef start = ir.mul(c, ir.i64(lanes));
-      cx.loops().forEach(new long[] {lanes}, j -> {
-        LLVMValueRef lane = j.get(0);
-        acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(start, lane))));
-      });
+      cx.loops().lanes(lanes, lane -> acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(start, lane)))));
     });
   }
 
+  /** The row's last m mod lanes elements into lanes 0, 1, …: in power-of-two pieces, largest first. */
   private void tail(ReduceSlot acc, Index o, Index red) {
     long start = m / lanes * lanes;
-    cx.loops().forEach(new long[] {m % lanes}, j -> {
-      LLVMValueRef lane = j.get(0);
-      acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(ir.i64(start), lane))));
-    });
+    long done = 0;
+    for (long piece = Long.highestOneBit(Math.max(1, m % lanes)); done < m % lanes; piece /= 2) {
+      if (done + piece > m % lanes) continue;
+      long first = done;
+      cx.loops().lanes(piece, j -> {
+        LLVMValueRef lane = ir.add(j, ir.i64(first));
+        acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(ir.i64(start), lane))));
+      });
+      done += piece;
+    }
   }
 
   private void fill(ReduceSlot acc) {
     Value init = r.inits().get(0);
-    cx.loops().forEach(new long[] {lanes}, j -> acc.store(j.get(0), init));
+    cx.loops().lanes(lanes, lane -> acc.store(lane, init));
   }
 
   /** Lane j folds lane j + h, for h = lanes/2, …, 1; the result is in lane 0. */
   private Value combineLanes(ReduceSlot acc) {
     for (long h = lanes / 2; h >= 1; h /= 2) {
       long half = h;
-      cx.loops().forEach(new long[] {half}, j -> {
-        LLVMValueRef lane = j.get(0);
-        acc.store(lane, fold(acc.load(lane), acc.load(ir.add(lane, ir.i64(half)))));
-      });
+      cx.loops().lanes(half, lane -> acc.store(lane, fold(acc.load(lane), acc.load(ir.add(lane, ir.i64(half))))));
     }
     return acc.load(ir.i64(0));
   }
