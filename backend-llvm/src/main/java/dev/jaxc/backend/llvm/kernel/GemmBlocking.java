@@ -28,6 +28,17 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
   /** A shorter tile is taken where it saves more than 1 / PADDING_SAVED of M's computed rows. */
   static final long PADDING_SAVED = 100;
 
+  /**
+   * Whether the tile is 4 rows of 3 vectors rather than rows of 2: with 16 registers and FMA (AVX2),
+   * 12 accumulators, 3 registers of B and 1 broadcast issue 4 broadcasts and 3 loads per 12 FMAs,
+   * where 6 × 2 issues 6 and 2. On a Zen 3 (AVX2 + FMA), alternating in one run, matmul 1024 ran
+   * 2–12% faster on one thread and 6–10% on two (6 × 16 reached 55–58 GFLOP/s of one core, 4 × 24
+   * 63–64). 32 registers keep 2 vectors (14 × 32 on AVX-512, measured on Zen 4; NEON's 14 × 8).
+   */
+  static boolean wideTile(VectorIsa isa, boolean fused) {
+    return fused && isa.registers() == 16;
+  }
+
   int nr() {
     return vectors * lanes;
   }
@@ -43,20 +54,25 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
    * ({@code nBlocks} blocks of at least {@link #MIN_N_PANELS} micro-panels).
    */
   static GemmBlocking of(VectorIsa isa, int bytes, long batch, long m, long n, long k) {
-    return of(isa, bytes, bytes, 1, isa.fma(), batch, m, n, k);
+    return of(isa, bytes, bytes, 1, isa.fma(), false, batch, m, n, k);
   }
 
   /**
    * The blocking for C elements of {@code bytes} bytes and packed elements of {@code packedBytes}
    * (K in steps of {@code kStep}: slices are whole steps); {@code fused}: the step needs no
-   * register for a product beside the accumulator's.
+   * register for a product beside the accumulator's; {@code inPlace}: B is small and row-major,
+   * so the micro-kernel reads it in place where N is a whole number of tiles.
    */
-  static GemmBlocking of(VectorIsa isa, int bytes, int packedBytes, int kStep, boolean fused, long batch, long m,
-      long n, long k) {
-    int vectors = 2;
-    int spare = vectors + (fused ? 2 : 4);
-    int mr = (isa.registers() - spare) / vectors;
+  static GemmBlocking of(VectorIsa isa, int bytes, int packedBytes, int kStep, boolean fused, boolean inPlace,
+      long batch, long m, long n, long k) {
+    boolean wide = wideTile(isa, fused);
     int lanes = isa.lanes(bytes);
+    // A B read in place with 2 vectors but not with 3 (N = 256: 16 panels of 16, 10.7 of 24) is
+    // worth more than the wider tile: packing it each call made matmul_256 16% slower, an RNN step 18%.
+    if (wide && inPlace && n % (2L * lanes) == 0 && n % (3L * lanes) != 0) wide = false;
+    int vectors = wide ? 3 : 2;
+    int spare = vectors + (fused ? 2 : 4);
+    int mr = wide ? 4 : (isa.registers() - spare) / vectors;
     long nr = (long) vectors * lanes;
     long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * packedBytes) / 8 * 8));
     long slices = (k + kcMax - 1) / kcMax;

@@ -111,14 +111,15 @@ final class GemmPacked {
     n = extent(nAxes, s.out());
     k = GemmPacking.product(s.red());
     VectorIsa isa = VectorIsa.of(ir.target());
-    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), batch, m, n, k);
+    LLVMValueRef direct = loops == null || fmt.grouped() ? null : s.b().rowMajorKN();  // applies() emits nothing
+    boolean inPlace = direct != null && k * n * bytes <= DIRECT_B_BYTES;
+    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), inPlace, batch, m, n, k);
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     long panels = nPad / bl.nr();
     this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
     this.ldc = nc * bytes % ALIASING_BYTES == 0 ? nc + LINE_BYTES / bytes : nc;
     this.packing = new GemmPacking(ir, s, acc, bl, fmt);
-    LLVMValueRef direct = loops == null || fmt.grouped() ? null : s.b().rowMajorKN();  // applies() emits nothing
-    this.bDirect = direct != null && nPad == n && k * n * bytes <= DIRECT_B_BYTES ? direct : null;
+    this.bDirect = inPlace && nPad == n ? direct : null;
     this.bRows = direct;
   }
 
