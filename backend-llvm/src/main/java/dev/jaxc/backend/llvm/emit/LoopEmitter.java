@@ -104,18 +104,7 @@ public final class LoopEmitter {
       for (long j = 0; j < n; j++) body.accept(ir.i64(j));
       return;
     }
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef loop = ir.block("lanes");
-    LLVMBasicBlockRef exit = ir.block("lanes.end");
-    ir.br(loop);
-    ir.at(loop);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), pre);
-    body.accept(i);
-    LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
-    ir.incoming(i, next, ir.currentBlock());
-    ir.condBrVectorizeThenUnroll(ir.icmp(LLVMIntULT, next, ir.i64(n)), loop, exit);
-    ir.at(exit);
+    range(ir.i64(0), ir.i64(n), ir::condBrVectorizeThenUnroll, body);
   }
 
   /** {@code for (i = begin; i < end; i++) body(i)} for run-time bounds (nothing when begin ≥ end). */
@@ -129,8 +118,18 @@ public final class LoopEmitter {
     ir.at(join);
   }
 
+  /** A loop's latch: branch to {@code then} (the loop) while {@code cond} holds, else to {@code otherwise}. */
+  private interface Latch {
+    void branch(LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef otherwise);
+  }
+
   /** {@code for (i = begin; i < end; i++) body(i)}; begin < end. */
   private void range(LLVMValueRef begin, LLVMValueRef end, Consumer<LLVMValueRef> body) {
+    range(begin, end, ir::condBr, body);
+  }
+
+  /** As above, the loop closed by {@code latch}. */
+  private void range(LLVMValueRef begin, LLVMValueRef end, Latch latch, Consumer<LLVMValueRef> body) {
     LLVMBasicBlockRef pre = ir.currentBlock();
     LLVMBasicBlockRef loop = ir.block("loop");
     LLVMBasicBlockRef exit = ir.block("loop.end");
@@ -141,7 +140,7 @@ public final class LoopEmitter {
     body.accept(i);
     LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
     ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, end), loop, exit);
+    latch.branch(ir.icmp(LLVMIntULT, next, end), loop, exit);
     ir.at(exit);
   }
 
@@ -155,18 +154,9 @@ public final class LoopEmitter {
       nest(shape, d + 1, idx, body);
       return;
     }
-    LLVMBasicBlockRef pre = ir.currentBlock();
-    LLVMBasicBlockRef loop = ir.block("loop");
-    LLVMBasicBlockRef exit = ir.block("loop.end");
-    ir.br(loop);
-    ir.at(loop);
-    LLVMValueRef i = ir.phi(ir.i64);
-    ir.incoming(i, ir.i64(0), pre);
-    idx[d] = i;
-    nest(shape, d + 1, idx, body);
-    LLVMValueRef next = LLVMBuildNUWAdd(ir.b, i, ir.i64(1), "");
-    ir.incoming(i, next, ir.currentBlock());
-    ir.condBr(ir.icmp(LLVMIntULT, next, ir.i64(shape[d])), loop, exit);
-    ir.at(exit);
+    range(ir.i64(0), ir.i64(shape[d]), i -> {
+      idx[d] = i;
+      nest(shape, d + 1, idx, body);
+    });
   }
 }
