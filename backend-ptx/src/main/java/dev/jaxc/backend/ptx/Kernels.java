@@ -79,11 +79,16 @@ final class Kernels {
   static Emitted emit(Ir ir, Plan plan, String name, ThreadIndex index, HostControl.Policy policy, LLVMValueRef[] baked) {
     Kernels k = new Kernels(ir, plan, name, index, policy, baked.length);
     List<DeviceProgram.Node> program = k.steps(plan, KernelAddresses.top(baked));
-    long slotsEnd = k.slotsBase() + (long) k.slots * Plan.ALIGNMENT;
-    long scratchBytes = k.scratch.place(slotsEnd);
-    long workspace = scratchBytes > 0 ? slotsEnd + scratchBytes : k.slots == 0 ? k.planBytes : slotsEnd;
-    return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, workspace,
+    return new Emitted(List.copyOf(k.functions), List.copyOf(k.launches), program, k.placeScratch(),
         k.scratch.zeroedOffset(), k.scratch.zeroedBytes());
+  }
+
+  /** Places the kernels' scratch after the read-back slots; the workspace's bytes with it. */
+  private long placeScratch() {
+    long slotsEnd = slotsBase() + (long) slots * Plan.ALIGNMENT;
+    long scratchBytes = scratch.place(slotsEnd);
+    if (scratchBytes > 0) return slotsEnd + scratchBytes;
+    return slots == 0 ? planBytes : slotsEnd;
   }
 
   private long slotsBase() {

@@ -4,8 +4,6 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.plan.Plan;
-import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
-import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -111,18 +109,10 @@ final class LaunchScratch {
    */
   private LLVMValueRef address(LLVMValueRef offsetGlobal, long extra) {
     if (workspace == null) throw new IllegalStateException("scratch asked for outside a kernel");
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(ir.function());
-    LLVMBuilderRef at = LLVMCreateBuilderInContext(ir.ctx);
-    try {
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(at, entry);
-      else LLVMPositionBuilderBefore(at, first);
+    return ir.atEntry(at -> {
       LLVMValueRef offset = LLVMBuildLoad2(at, ir.i64, offsetGlobal, "");
-      LLVMValueRef sum = LLVMBuildAdd(at, offset, ir.i64(extra), "");
-      LLVMValueRef[] index = {sum};
+      LLVMValueRef[] index = {LLVMBuildAdd(at, offset, ir.i64(extra), "")};
       return LLVMBuildGEP2(at, ir.i8, workspace, new org.bytedeco.javacpp.PointerPointer<>(index), 1, "");
-    } finally {
-      LLVMDisposeBuilder(at);
-    }
+    });
   }
 }

@@ -228,15 +228,25 @@ public final class Ir implements AutoCloseable {
    * iteration) and LLVM can promote it. {@code align}: bytes, or 0 for the type's own.
    */
   public LLVMValueRef entryAlloca(LLVMTypeRef t, int align) {
+    return atEntry(at -> {
+      LLVMValueRef slot = LLVMBuildAlloca(at, t, "");
+      if (align > 0) LLVMSetAlignment(slot, align);
+      return slot;
+    });
+  }
+
+  /**
+   * What {@code emit} builds with a builder at the top of the current function's entry block,
+   * whatever this builder's position: values that dominate the whole function.
+   */
+  public <T> T atEntry(java.util.function.Function<LLVMBuilderRef, T> emit) {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function());
     LLVMBuilderRef at = LLVMCreateBuilderInContext(ctx);
     try {
       LLVMValueRef first = LLVMGetFirstInstruction(entry);
       if (first == null || first.isNull()) LLVMPositionBuilderAtEnd(at, entry);
       else LLVMPositionBuilderBefore(at, first);
-      LLVMValueRef slot = LLVMBuildAlloca(at, t, "");
-      if (align > 0) LLVMSetAlignment(slot, align);
-      return slot;
+      return emit.apply(at);
     } finally {
       LLVMDisposeBuilder(at);
     }

@@ -243,9 +243,10 @@ final class ReduceLanes {
   /** The row's last m mod lanes elements into lanes 0, 1, …: in power-of-two pieces, largest first. */
   private void tail(ReduceSlot acc, Index o, Index red) {
     long start = m / lanes * lanes;
+    long rest = m % lanes;
     long done = 0;
-    for (long piece = Long.highestOneBit(Math.max(1, m % lanes)); done < m % lanes; piece /= 2) {
-      if (done + piece > m % lanes) continue;
+    for (long piece = Long.highestOneBit(rest); piece > 0; piece >>= 1) {
+      if ((rest & piece) == 0) continue;
       long first = done;
       cx.loops().lanes(piece, j -> {
         LLVMValueRef lane = ir.add(j, ir.i64(first));
