@@ -7,7 +7,14 @@
    ordinary stores, 3.62-3.95 with streaming ones (15-22% less), fresh or reused outputs alike;
    two processes at once (both cores) 18-25% less. jaxc's loops are vectorised by LLVM, whose
    vector stores carry the element's alignment, so streaming needs an emitter-side aligned store
-   path (a scalar peel to 32 bytes, then !nontemporal aligned vector stores). */
+   path (a scalar peel to 32 bytes, then !nontemporal aligned vector stores).
+   Twelfth session, built and dropped: the fusion groups that compute a large output (4 MiB or
+   more, read by nothing after) wrote each run of 8 KiB into a stack tile, then streamed the tile
+   with aligned vmovntps and an sfence. Two builds alternating, fresh outputs, same Zen 3:
+   softmax 3-6% faster, but layernorm 9-14% and tanh_chain 8-17% slower (with reused outputs:
+   layernorm -10%, softmax -5%, tanh_chain +8-11%). A fresh output's pages are zeroed by the
+   kernel at the first touch, which leaves them in the cache, and the streaming stores must then
+   evict them; without the sfence the losses stayed. Not a general gain, so not kept. */
 #include <immintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
