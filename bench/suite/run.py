@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 
+# numpy's OpenBLAS pool is used by neither contender, but its threads spin after any BLAS call
+# and took 3-6% of the samples of a profiled run on two cores: one thread, set before the import.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import jax
 import numpy as np
 

@@ -30,7 +30,7 @@ final class MathLowering {
     this.arith = arith;
     // The denormal mode attribute is set by Compiler; FTZ is set in hardware where the numerics say so.
     this.lib = new MathLibrary(ir.module, false, ir.numerics().flushesInHardware(),
-        ir.numerics().denormals() == Numerics.Denormals.IEEE);
+        ir.numerics().denormals() == Numerics.Denormals.IEEE, ir.target() != null && ir.target().roundsNatively());
     this.complex = new ComplexMath(ir, arith, lib);
   }
 

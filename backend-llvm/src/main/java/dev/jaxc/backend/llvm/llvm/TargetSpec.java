@@ -33,6 +33,21 @@ public record TargetSpec(Arch arch, String triple, String cpu, String features, 
     return new TargetSpec(Arch.AARCH64, "aarch64-unknown-linux-gnu", "generic", "+neon", 3);
   }
 
+  /**
+   * Whether the target rounds a float to an integral value in one instruction: AArch64 ({@code
+   * frint*}), NVPTX ({@code cvt.rmi}), x86-64 with SSE4.1 ({@code roundps}; AVX implies it) as
+   * the feature string names it. Elsewhere {@code llvm.floor} would become a libm call.
+   */
+  public boolean roundsNatively() {
+    if (arch != Arch.X86_64) return true;
+    boolean on = false;
+    for (String f : features.split(",")) {
+      if (f.equals("+sse4.1") || f.equals("+avx")) on = true;
+      else if (f.equals("-sse4.1")) on = false;
+    }
+    return on;
+  }
+
   public TargetSpec withCpu(String c, String f) {
     return new TargetSpec(arch, triple, c, f, optLevel);
   }

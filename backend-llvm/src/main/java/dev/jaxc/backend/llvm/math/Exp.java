@@ -34,9 +34,15 @@ final class Exp {
   private static LLVMValueRef xlaF32(MathEmitter e, LLVMValueRef x) {
     LLVMValueRef xc = e.max(e.min(x, e.c(88.8)), e.c(-87.8));
     LLVMValueRef t = e.fma(xc, e.c(LOG2E), e.c(0.5));
-    // floor(t) for |t| < 2^22: round to nearest with the 1.5·2^23 shifter, one down where that rounded up.
-    LLVMValueRef[] r = e.rintWithBits(t);
-    LLVMValueRef n = e.sel(e.gt(r[0], t), e.sub(r[0], e.c(1)), r[0]);
+    // floor(t) for |t| < 2^22: one instruction where the target has it, else round to nearest
+    // with the 1.5·2^23 shifter and go one down where that rounded up.
+    LLVMValueRef n;
+    if (e.nativeRounding()) {
+      n = e.floor(t);
+    } else {
+      LLVMValueRef[] r = e.rintWithBits(t);
+      n = e.sel(e.gt(r[0], t), e.sub(r[0], e.c(1)), r[0]);
+    }
     n = e.max(e.min(n, e.c(127)), e.c(-127));
     LLVMValueRef a = e.fma(n, e.c(-C1), xc);
     a = e.fma(n, e.c(-C2), a);

@@ -13,7 +13,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * Constants are splatted to the type, integer views have the float's width (i32 / i64), and
  * every operation lowers to plain instructions on x86-64 (SSE2 baseline) and AArch64: rounding
  * is done with the 1.5·2^p shifter rather than {@code llvm.floor}/{@code llvm.rint}, which become
- * libm calls where SSE4.1 is missing. {@link #fma} is {@code llvm.fmuladd}, so accuracy never
+ * libm calls where SSE4.1 is missing (where the target has them, {@link #floor} and {@link #rint}
+ * are the intrinsics: {@link MathLibrary#nativeRounding}). {@link #fma} is {@code llvm.fmuladd}, so accuracy never
  * depends on a fused multiply-add being available.
  */
 final class MathEmitter {
@@ -169,6 +170,7 @@ final class MathEmitter {
 
   /** Round to nearest even, exact for every input (NaN and infinities pass through). */
   public LLVMValueRef rint(LLVMValueRef x) {
+    if (lib.nativeRounding()) return intrinsic("llvm.roundeven", x);
     LLVMValueRef two52 = c(f64 ? 0x1p52 : 0x1p23);
     LLVMValueRef ax = abs(x);
     LLVMValueRef r = sub(add(ax, two52), two52);
@@ -176,6 +178,7 @@ final class MathEmitter {
   }
 
   public LLVMValueRef floor(LLVMValueRef x) {
+    if (lib.nativeRounding()) return intrinsic("llvm.floor", x);
     LLVMValueRef r = rint(x);
     return sel(gt(r, x), sub(r, c(1)), r);
   }
@@ -258,6 +261,11 @@ final class MathEmitter {
    * the hardware's FTZ flushed it already ({@link MathLibrary#arithmeticFlushed}).
    */
   /** XLA:GPU's denormal semantics (kept) rather than XLA:CPU's (DAZ, FTZ): {@link MathLibrary}. */
+  /** Whether {@link #floor} and {@link #rint} are one instruction on the target. */
+  public boolean nativeRounding() {
+    return lib.nativeRounding();
+  }
+
   public boolean keepsDenormals() {
     return lib.keepsDenormals();
   }

@@ -25,6 +25,7 @@ public final class MathLibrary {
   private final boolean flushDenormals;
   private final boolean arithmeticFlushed;
   private final boolean keepsDenormals;
+  private final boolean nativeRounding;
 
   /**
    * {@code flushDenormals}: the code will run with the FTZ and DAZ bits set (MXCSR on x86, FPCR.FZ
@@ -54,11 +55,28 @@ public final class MathLibrary {
    * differs visibly (log(1e-40) = -92.1, not -inf): see {@link MathEmitter#keepsDenormals}.
    */
   public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals) {
+    this(module, flushDenormals, arithmeticFlushed, keepsDenormals, false);
+  }
+
+  /**
+   * {@code nativeRounding}: the target rounds to an integral float in one instruction (x86-64 with
+   * SSE4.1, AArch64, NVPTX), so {@code llvm.floor} and {@code llvm.roundeven} are used where the
+   * functions round: exact like the shifter sequences, which remain for baseline x86-64 (there
+   * the intrinsics would become libm calls).
+   */
+  public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals,
+      boolean nativeRounding) {
     this.module = module;
     this.ctx = LLVMGetModuleContext(module);
     this.flushDenormals = flushDenormals;
     this.arithmeticFlushed = arithmeticFlushed;
     this.keepsDenormals = keepsDenormals;
+    this.nativeRounding = nativeRounding;
+  }
+
+  /** Whether rounding to an integral float is one instruction on the target. */
+  boolean nativeRounding() {
+    return nativeRounding;
   }
 
   boolean arithmeticFlushed() {

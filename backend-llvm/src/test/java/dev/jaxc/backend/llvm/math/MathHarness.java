@@ -30,7 +30,7 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class MathHarness implements AutoCloseable {
   /**
    * BASELINE: this architecture's baseline CPU (on x86-64 without FMA: the worst case for
-   * accuracy); HOST: this CPU and its features, FMA included.
+   * accuracy); HOST: this CPU and its features, FMA and one-instruction rounding included.
    */
   enum Mode {
     BASELINE,
@@ -55,7 +55,7 @@ final class MathHarness implements AutoCloseable {
     boolean x86 = TargetSpec.host().arch() == TargetSpec.Arch.X86_64;
     TargetSpec spec = mode == Mode.HOST ? TargetSpec.host() : x86 ? TargetSpec.x86_64() : TargetSpec.aarch64();
     if (ftz && !x86) throw new IllegalStateException("FTZ runs need x86-64");
-    addKernels(module, kernels, ftz);
+    addKernels(module, kernels, ftz, spec.roundsNatively());
     try (TargetMachine tm = new TargetMachine(spec.withOptLevel(2))) {
       tm.configure(module);
       if (mode == Mode.HOST) {
@@ -83,7 +83,12 @@ final class MathHarness implements AutoCloseable {
 
   /** Adds the kernels' loop functions, and the math functions they call, to a module. */
   static void addKernels(LLVMModuleRef module, Collection<Kernel> kernels, boolean ftz) {
-    MathLibrary lib = new MathLibrary(module, ftz);
+    addKernels(module, kernels, ftz, false);
+  }
+
+  /** As above; {@code nativeRounding}: the target rounds in one instruction (its floor and rint are the intrinsics). */
+  static void addKernels(LLVMModuleRef module, Collection<Kernel> kernels, boolean ftz, boolean nativeRounding) {
+    MathLibrary lib = new MathLibrary(module, ftz, false, false, nativeRounding);
     for (Kernel k : kernels) build(module, lib, k, ftz);
   }
 
