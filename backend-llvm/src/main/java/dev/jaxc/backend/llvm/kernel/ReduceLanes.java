@@ -236,6 +236,7 @@ final class ReduceLanes {
     if (m / lanes == 0) return;
     cx.loops().forRange(lo, hi, c -> {
       LLVMValueRef start = ir.mul(c, ir.i64(lanes));
+      if (r.operands().get(0) instanceof NextRowPrefetch next) next.prefetch(index(o, red, start), lanes);
       cx.loops().lanes(lanes, lane -> acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(start, lane)))));
     });
   }
@@ -276,12 +277,17 @@ final class ReduceLanes {
 
   /** The operand element at kept index o, other reduced indices red, last index k. */
   private Value element(Index o, Index red, LLVMValueRef k) {
+    return r.operands().get(0).at(index(o, red, k));
+  }
+
+  /** The operand index of kept index o, other reduced indices red, last index k. */
+  private Index index(Index o, Index red, LLVMValueRef k) {
     LLVMValueRef[] idx = new LLVMValueRef[rank];
     for (int d = 0, a = 0, b = 0; d < rank; d++) {
       if (d == rank - 1) idx[d] = k;
       else idx[d] = reduced(d) ? red.get(b++) : o.get(a++);
     }
-    return r.operands().get(0).at(Index.of(idx));
+    return Index.of(idx);
   }
 
   private void store(Index o, Value v) {
