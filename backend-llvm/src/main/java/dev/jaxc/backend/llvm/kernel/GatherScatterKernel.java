@@ -7,6 +7,7 @@ import dev.jaxc.backend.llvm.emit.GatherScatterCombiner;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.GatherLowering;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing.Start;
 import dev.jaxc.backend.llvm.emit.GatherScatterIndexing;
+import dev.jaxc.backend.llvm.emit.GatherScatterParams;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
@@ -14,9 +15,11 @@ import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
+import dev.jaxc.ir.prim.params.GatherParams;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
 import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -62,10 +65,66 @@ final class GatherScatterKernel {
           idx -> cx.access().store(result, out, idx, gen.at(idx)));
       return;
     }
-    cx.loops().forEachParallel(g.batchShape(), work, 1, b -> {
+    long[] batch = g.batchShape();
+    long prefetched = prefetchedBytes(cx, g);
+    cx.loops().forEachParallel(batch, work, 1, b -> {
       Start s = g.start(dims(b));
+      if (prefetched > 0) prefetchAhead(cx, g, batch, b, prefetched);
       cx.loops().forEach(g.windowShape(), w -> cx.access().store(result, out, concat(b, w), g.element(s, dims(w))));
     });
+  }
+
+  /**
+   * Index vectors ahead whose slices a gather prefetches while it copies the current one: on a Zen
+   * 3, 4096 rows of 512 f32 from a 32000-row table ran 3-21% faster with 4 (1, 2 and 8 gained less).
+   */
+  static final long PREFETCH_DISTANCE = 4;
+  /** Slices of at least this many contiguous bytes are prefetched (smaller ones are not worth the index work). */
+  private static final long PREFETCH_MIN_BYTES = 256;
+  /** At most this many bytes of a slice are prefetched. */
+  private static final long PREFETCH_MAX_BYTES = 4096;
+  private static final long LINE = 64;
+
+  /**
+   * The bytes of each slice a gather prefetches ahead, or 0 when it does not: an embedding
+   * lookup reads rows at indices no hardware prefetcher can guess, so each row's first reads wait
+   * on memory. Only for a materialised operand whose slices run along its last dimension: the
+   * slice's first run there (contiguous) is prefetched, if it is long enough to be worth it.
+   */
+  private static long prefetchedBytes(KernelContext cx, GatherLowering g) {
+    if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof Var v) || !cx.plan().isMaterialised(v)) return 0;
+    int last = cx.operandType(0).shape().rank() - 1;
+    GatherParams p = GatherScatterParams.gather(cx.eqn());
+    if (last < 0 || contains(p.collapsedSliceDims(), last) || contains(p.operandBatchingDims(), last)) return 0;
+    long bytes = p.sliceSizes()[last] * cx.operandType(0).dtype().byteSize();
+    return bytes < PREFETCH_MIN_BYTES ? 0 : Math.min(bytes, PREFETCH_MAX_BYTES);
+  }
+
+  private static boolean contains(long[] xs, long x) {
+    for (long y : xs) if (y == x) return true;
+    return false;
+  }
+
+  /** Prefetches the slice of the index vector {@link #PREFETCH_DISTANCE} after {@code b} (the last one at the end). */
+  private static void prefetchAhead(KernelContext cx, GatherLowering g, long[] batch, Index b, long bytes) {
+    Ir ir = cx.ir();
+    long total = 1;
+    for (long n : batch) total *= n;
+    LLVMValueRef linear = ir.i64(0);
+    for (int d = 0; d < batch.length; d++) linear = ir.add(ir.mul(linear, ir.i64(batch[d])), b.get(d));
+    LLVMValueRef ahead = ir.add(linear, ir.i64(PREFETCH_DISTANCE));
+    ahead = ir.select(ir.icmp(LLVMIntULT, ahead, ir.i64(total)), ahead, ir.i64(total - 1));
+    LLVMValueRef[] next = new LLVMValueRef[batch.length];
+    for (int d = batch.length - 1; d >= 0; d--) {
+      next[d] = d == 0 ? ahead : ir.urem(ahead, ir.i64(batch[d]));
+      if (d > 0) ahead = ir.udiv(ahead, ir.i64(batch[d]));
+    }
+    Start s = g.start(next);
+    ArrayType op = cx.operandType(0);
+    LLVMValueRef at = cx.access().linear(op.shape().sizes(), Index.of(s.at()));
+    LLVMValueRef start = ir.gep(ir.i8, cx.operandBase(0), ir.mul(at, ir.i64(op.dtype().byteSize())));
+    for (long off = 0; off < bytes; off += LINE)
+      ir.intrinsic("llvm.prefetch", new LLVMTypeRef[] {ir.ptr}, ir.gep(ir.i8, start, ir.i64(off)), ir.i32(0), ir.i32(3), ir.i32(1));
   }
 
   private static LLVMValueRef[] dims(Index i) {
