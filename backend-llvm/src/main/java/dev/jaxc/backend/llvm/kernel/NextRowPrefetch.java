@@ -6,7 +6,20 @@ import dev.jaxc.backend.llvm.emit.ElementGenerator;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.Value;
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
+import dev.jaxc.backend.llvm.plan.Buffer;
+import dev.jaxc.backend.llvm.plan.Plan;
+import dev.jaxc.backend.llvm.plan.Step;
+import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -30,8 +43,56 @@ final class NextRowPrefetch implements ElementGenerator {
   private final long[] rows;
   private final long[] rest;
 
+  /** Rows of at most this many bytes are prefetched a row ahead (one row must not evict the other). */
+  private static final long ROW_MAX = 32 * 1024;
+
+  /**
+   * {@code operand} (of type {@code type}, read by a member of row group {@code g} after its
+   * first), prefetching the next row of each materialised value the group reads by rows (leading
+   * dimensions the group's rows, rows of at most {@link #ROW_MAX} bytes); itself where there is
+   * none, or on a GPU, whose row group runs a row per block.
+   */
+  static ElementGenerator around(Ir ir, Plan plan, Function<Buffer, LLVMValueRef> bases, Step.Rows g,
+      ElementGenerator operand, ArrayType type) {
+    if (ir.target() == null || ir.target().arch() == TargetSpec.Arch.NVPTX) return operand;
+    long[] rows = g.shape();
+    long count = Arrays.stream(rows).reduce(1, (x, y) -> x * y);
+    List<RowBuffer> buffers = new ArrayList<>();
+    for (Var v : rowInputs(plan, g, rows)) {
+      Buffer b = plan.buffer(v);
+      if (b.bytes() / count <= ROW_MAX) buffers.add(new RowBuffer(bases.apply(b), b.bytes() / count, b.type().dtype().byteSize()));
+    }
+    if (buffers.isEmpty()) return operand;
+    long[] shape = type.shape().sizes();
+    return new NextRowPrefetch(ir, operand, buffers, rows, Arrays.copyOfRange(shape, rows.length, shape.length));
+  }
+
+  /** The materialised values the group's members read whose leading dimensions are its rows. */
+  private static List<Var> rowInputs(Plan plan, Step.Rows g, long[] rows) {
+    Map<Var, Boolean> seen = new IdentityHashMap<>();
+    List<Var> r = new ArrayList<>();
+    for (Step s : g.steps()) {
+      if (s instanceof Step.Fusion f) for (Var root : f.roots()) rowInputs(plan, plan.producer(root).eqn(), rows, seen, r);
+      else if (s instanceof Step.MultiOutput m) rowInputs(plan, m.kernel().eqn(), rows, seen, r);
+      else rowInputs(plan, ((Step.Kernel) s).eqn(), rows, seen, r);
+    }
+    return r;
+  }
+
+  private static void rowInputs(Plan plan, Eqn e, long[] rows, Map<Var, Boolean> seen, List<Var> r) {
+    for (Atom a : e.ins()) {
+      if (!(a instanceof Var v) || seen.put(v, true) != null) continue;
+      if (!plan.isMaterialised(v)) {
+        rowInputs(plan, plan.producer(v).eqn(), rows, seen, r);
+        continue;
+      }
+      long[] shape = ((ArrayType) v.type()).shape().sizes();
+      if (shape.length > rows.length && Arrays.equals(Arrays.copyOf(shape, rows.length), rows)) r.add(v);
+    }
+  }
+
   /** {@code rows}: the group's row dimensions; {@code rest}: the rest of the operand's shape. */
-  NextRowPrefetch(Ir ir, ElementGenerator operand, List<RowBuffer> buffers, long[] rows, long[] rest) {
+  private NextRowPrefetch(Ir ir, ElementGenerator operand, List<RowBuffer> buffers, long[] rows, long[] rest) {
     this.ir = ir;
     this.operand = operand;
     this.buffers = List.copyOf(buffers);

@@ -124,7 +124,8 @@ public final class ScheduleEmitter {
           KernelContext cx = context(k.eqn());
           Var shared = keptOperand(k.eqn(), rows, members.subList(i + 1, members.size()));
           if (shared != null) cx = keeping(cx, shared, r, slots);
-          if (i > 0) cx = prefetchingNextRow(cx, rows, g);
+          // The first member reads the row from memory; the later ones can prefetch the next.
+          if (i > 0) cx = withFirstOperand(cx, NextRowPrefetch.around(ir, plan, bases, g, cx.operands().get(0), cx.operandType(0)));
           KernelLowering.emitRow(primitive(k.eqn()), cx, r);
           storing.clear();
         } else {
@@ -134,58 +135,6 @@ public final class ScheduleEmitter {
       kept.clear();
       slots.forEach(ReduceSlot::release);
     });
-  }
-
-  /** Rows of at most this many bytes are prefetched a row ahead (one row must not evict the other). */
-  private static final long PREFETCHED_ROW_MAX = 32 * 1024;
-
-  /**
-   * {@code cx} whose first operand also prefetches the group's next row ({@link NextRowPrefetch}),
-   * for a member after the first (the first reads the row from memory itself): the materialised
-   * values the group reads by rows (leading dimensions the group's rows, each row contiguous and
-   * small enough).
-   */
-  private KernelContext prefetchingNextRow(KernelContext cx, long[] rows, Step.Rows g) {
-    // A GPU's row group runs a row per block; its loads are not a CPU core's stream.
-    if (ir.target() == null || ir.target().arch() == dev.jaxc.backend.llvm.llvm.TargetSpec.Arch.NVPTX) return cx;
-    List<NextRowPrefetch.RowBuffer> buffers = new ArrayList<>();
-    for (Var v : rowInputs(g, rows)) {
-      Buffer b = plan.buffer(v);
-      long rowBytes = b.bytes() / java.util.Arrays.stream(rows).reduce(1, (x, y) -> x * y);
-      if (rowBytes <= PREFETCHED_ROW_MAX)
-        buffers.add(new NextRowPrefetch.RowBuffer(bases.apply(b), rowBytes, type(v).dtype().byteSize()));
-    }
-    if (buffers.isEmpty()) return cx;
-    long[] shape = cx.operandType(0).shape().sizes();
-    long[] rest = java.util.Arrays.copyOfRange(shape, rows.length, shape.length);
-    List<ElementGenerator> ops = new ArrayList<>(cx.operands());
-    ops.set(0, new NextRowPrefetch(ir, ops.get(0), buffers, rows, rest));
-    return new KernelContext(ir, cx.eqn(), ops, cx.results(), cx.resultTypes(), access, loops, lowering, plan, bases);
-  }
-
-  /** The materialised values the group's members read whose leading dimensions are its rows. */
-  private List<Var> rowInputs(Step.Rows g, long[] rows) {
-    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
-    List<Var> r = new ArrayList<>();
-    for (Step s : g.steps()) {
-      List<Eqn> eqns = new ArrayList<>();
-      if (s instanceof Step.Fusion f) for (Var root : f.roots()) eqns.add(plan.producer(root).eqn());
-      else eqns.add(rowKernel(s).eqn());
-      for (Eqn e : eqns) rowInputs(e, rows, seen, r);
-    }
-    return r;
-  }
-
-  private void rowInputs(Eqn e, long[] rows, java.util.IdentityHashMap<Var, Boolean> seen, List<Var> r) {
-    for (Atom a : e.ins()) {
-      if (!(a instanceof Var v) || seen.put(v, true) != null) continue;
-      if (!plan.isMaterialised(v)) {
-        rowInputs(plan.producer(v).eqn(), rows, seen, r);
-        continue;
-      }
-      long[] shape = type(v).shape().sizes();
-      if (shape.length > rows.length && java.util.Arrays.equals(java.util.Arrays.copyOf(shape, rows.length), rows)) r.add(v);
-    }
   }
 
   /** A row group member's reduction (a multi-output member's kernel). */
@@ -237,13 +186,19 @@ public final class ScheduleEmitter {
     ReduceSlot slot = ReduceSlot.array(ir, type(v).dtype(), Math.toIntExact(n));
     slots.add(slot);
     ElementGenerator computed = cx.operands().get(0);
-    List<ElementGenerator> ops = new ArrayList<>(cx.operands());
-    ops.set(0, idx -> {
+    kept.put(v, new KeptRow(slot, rest, row));
+    return withFirstOperand(cx, idx -> {
       Value x = computed.at(idx);
       slot.store(restLinear(rest, idx, row.rank()), x);
       return x;
     });
-    kept.put(v, new KeptRow(slot, rest, row));
+  }
+
+  /** {@code cx} with {@code first} as its first operand's generator. */
+  private KernelContext withFirstOperand(KernelContext cx, ElementGenerator first) {
+    if (first == cx.operands().get(0)) return cx;
+    List<ElementGenerator> ops = new ArrayList<>(cx.operands());
+    ops.set(0, first);
     return new KernelContext(ir, cx.eqn(), ops, cx.results(), cx.resultTypes(), access, loops, lowering, plan, bases);
   }
 
