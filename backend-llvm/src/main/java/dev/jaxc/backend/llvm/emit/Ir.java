@@ -569,6 +569,21 @@ public final class Ir implements AutoCloseable {
     LLVMSetAlignment(LLVMBuildStore(b, v, p), align);
   }
 
+  /** A cache line: the stride of {@link #prefetch}. */
+  public static final int CACHE_LINE = 64;
+
+  /**
+   * Prefetches into all cache levels, for reading or {@code write}, the lines of bytes [p, p +
+   * bytes), one per {@link #CACHE_LINE}. The addresses need not be valid (a prefetch never faults),
+   * so they are computed without {@code inbounds}.
+   */
+  public void prefetch(LLVMValueRef p, long bytes, boolean write) {
+    for (long off = 0; off < bytes; off += CACHE_LINE) {
+      LLVMValueRef at = off == 0 ? p : LLVMBuildGEP2(b, i8, p, array(i64(off)), 1, "");
+      intrinsic("llvm.prefetch", new LLVMTypeRef[] {ptr}, at, i32(write ? 1 : 0), i32(3), i32(1));
+    }
+  }
+
   // ---- helpers
 
   @SafeVarargs

@@ -19,7 +19,6 @@ import dev.jaxc.ir.prim.params.GatherParams;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -83,7 +82,6 @@ final class GatherScatterKernel {
   private static final long PREFETCH_MIN_BYTES = 256;
   /** At most this many bytes of a slice are prefetched. */
   private static final long PREFETCH_MAX_BYTES = 4096;
-  private static final long LINE = 64;
 
   /**
    * The bytes of each slice a gather prefetches ahead, or 0 when it does not: an embedding
@@ -95,14 +93,10 @@ final class GatherScatterKernel {
     if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof Var v) || !cx.plan().isMaterialised(v)) return 0;
     int last = cx.operandType(0).shape().rank() - 1;
     GatherParams p = GatherScatterParams.gather(cx.eqn());
-    if (last < 0 || contains(p.collapsedSliceDims(), last) || contains(p.operandBatchingDims(), last)) return 0;
+    if (last < 0 || GatherScatterParams.contains(p.collapsedSliceDims(), last)
+        || GatherScatterParams.contains(p.operandBatchingDims(), last)) return 0;
     long bytes = p.sliceSizes()[last] * cx.operandType(0).dtype().byteSize();
     return bytes < PREFETCH_MIN_BYTES ? 0 : Math.min(bytes, PREFETCH_MAX_BYTES);
-  }
-
-  private static boolean contains(long[] xs, long x) {
-    for (long y : xs) if (y == x) return true;
-    return false;
   }
 
   /** Prefetches the slice of the index vector {@link #PREFETCH_DISTANCE} after {@code b} (the last one at the end). */
@@ -110,21 +104,12 @@ final class GatherScatterKernel {
     Ir ir = cx.ir();
     long total = 1;
     for (long n : batch) total *= n;
-    LLVMValueRef linear = ir.i64(0);
-    for (int d = 0; d < batch.length; d++) linear = ir.add(ir.mul(linear, ir.i64(batch[d])), b.get(d));
-    LLVMValueRef ahead = ir.add(linear, ir.i64(PREFETCH_DISTANCE));
+    LLVMValueRef ahead = ir.add(cx.access().linear(batch, b), ir.i64(PREFETCH_DISTANCE));
     ahead = ir.select(ir.icmp(LLVMIntULT, ahead, ir.i64(total)), ahead, ir.i64(total - 1));
-    LLVMValueRef[] next = new LLVMValueRef[batch.length];
-    for (int d = batch.length - 1; d >= 0; d--) {
-      next[d] = d == 0 ? ahead : ir.urem(ahead, ir.i64(batch[d]));
-      if (d > 0) ahead = ir.udiv(ahead, ir.i64(batch[d]));
-    }
-    Start s = g.start(next);
+    Start s = g.start(GemmPacking.decode(ir, ahead, batch));
     ArrayType op = cx.operandType(0);
     LLVMValueRef at = cx.access().linear(op.shape().sizes(), Index.of(s.at()));
-    LLVMValueRef start = ir.gep(ir.i8, cx.operandBase(0), ir.mul(at, ir.i64(op.dtype().byteSize())));
-    for (long off = 0; off < bytes; off += LINE)
-      ir.intrinsic("llvm.prefetch", new LLVMTypeRef[] {ir.ptr}, ir.gep(ir.i8, start, ir.i64(off)), ir.i32(0), ir.i32(3), ir.i32(1));
+    ir.prefetch(ir.gep(ir.i8, cx.operandBase(0), ir.mul(at, ir.i64(op.dtype().byteSize()))), bytes, false);
   }
 
   private static LLVMValueRef[] dims(Index i) {

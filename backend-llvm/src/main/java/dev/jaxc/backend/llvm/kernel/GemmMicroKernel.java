@@ -40,9 +40,6 @@ final class GemmMicroKernel {
    */
   static final int UNROLL = 1;
 
-  /** A cache line: the stride of the prefetches of C. */
-  private static final int LINE_BYTES = 64;
-
   private final Ir ir;
   private final GemmBlocking bl;
   private final GemmFormat fmt;
@@ -90,12 +87,7 @@ final class GemmMicroKernel {
     ir.condBr(first, start, prefetch);
     ir.at(prefetch);
     int rowBytes = nv * bl.lanes() * bytes;
-    for (int i = 0; i < mr; i++) {
-      LLVMValueRef row = ir.gep(t, c, ir.mul(ldc, ir.i64(i)));
-      for (int off = 0; off < rowBytes; off += LINE_BYTES)
-        ir.intrinsic("llvm.prefetch", new LLVMTypeRef[] {ir.ptr}, ir.gep(ir.i8, row, ir.i64(off)), ir.i32(1), ir.i32(3),
-            ir.i32(1));
-    }
+    for (int i = 0; i < mr; i++) ir.prefetch(ir.gep(t, c, ir.mul(ldc, ir.i64(i))), rowBytes, true);
     ir.br(start);
     ir.at(start);
     LLVMValueRef[] acc = new LLVMValueRef[n];

@@ -125,7 +125,7 @@ public final class ScheduleEmitter {
           Var shared = keptOperand(k.eqn(), rows, members.subList(i + 1, members.size()));
           if (shared != null) cx = keeping(cx, shared, r, slots);
           // The first member reads the row from memory; the later ones can prefetch the next.
-          if (i > 0) cx = withFirstOperand(cx, NextRowPrefetch.around(ir, plan, bases, g, cx.operands().get(0), cx.operandType(0)));
+          if (i > 0) cx = withFirstOperand(cx, NextRowPrefetch.around(ir, access, plan, bases, g, cx.operands().get(0), cx.operandType(0)));
           KernelLowering.emitRow(primitive(k.eqn()), cx, r);
           storing.clear();
         } else {

@@ -256,20 +256,20 @@ final class MathEmitter {
     return daz(r);
   }
 
-  /**
-   * {@link #ftz} of {@code r}, the result of a float arithmetic instruction: nothing to do where
-   * the hardware's FTZ flushed it already ({@link MathLibrary#arithmeticFlushed}).
-   */
-  /** XLA:GPU's denormal semantics (kept) rather than XLA:CPU's (DAZ, FTZ): {@link MathLibrary}. */
   /** Whether {@link #floor} and {@link #rint} are one instruction on the target. */
   public boolean nativeRounding() {
     return lib.nativeRounding();
   }
 
+  /** XLA:GPU's denormal semantics (kept) rather than XLA:CPU's (DAZ, FTZ): {@link MathLibrary}. */
   public boolean keepsDenormals() {
     return lib.keepsDenormals();
   }
 
+  /**
+   * {@link #ftz} of {@code r}, the result of a float arithmetic instruction: nothing to do where
+   * the hardware's FTZ flushed it already ({@link MathLibrary#arithmeticFlushed}).
+   */
   public LLVMValueRef ftzArithmetic(LLVMValueRef r) {
     return lib.arithmeticFlushed() ? r : ftz(r);
   }
