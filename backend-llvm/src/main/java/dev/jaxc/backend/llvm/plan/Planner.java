@@ -52,6 +52,20 @@ public final class Planner {
       Primitive.COPY, Primitive.STOP_GRADIENT, Primitive.OPTIMIZATION_BARRIER, Primitive.NAME,
       Primitive.DEVICE_PUT, Primitive.SHARDING_CONSTRAINT, Primitive.RESHARD, Primitive.PVARY);
 
+  /**
+   * Elementwise primitives XLA does not count as expensive (instruction_fusion's IsExpensive:
+   * divisions, powers and transcendental functions are): it duplicates them into every consumer.
+   */
+  private static final Set<Primitive> CHEAP_ELEMENTWISE = Set.of(
+      Primitive.ADD, Primitive.SUB, Primitive.MUL, Primitive.NEG, Primitive.ABS, Primitive.MAX, Primitive.MIN,
+      Primitive.SELECT_N, Primitive.CLAMP, Primitive.EQ, Primitive.NE, Primitive.LT, Primitive.LE, Primitive.GT,
+      Primitive.GE, Primitive.AND, Primitive.OR, Primitive.NOT, Primitive.XOR, Primitive.SHIFT_LEFT,
+      Primitive.SHIFT_RIGHT_ARITHMETIC, Primitive.SHIFT_RIGHT_LOGICAL, Primitive.CONVERT_ELEMENT_TYPE,
+      Primitive.SIGN, Primitive.FLOOR, Primitive.CEIL, Primitive.ROUND, Primitive.SQUARE, Primitive.IS_FINITE);
+
+  /** The most equations a recomputed cheap value composes (itself included; see {@link #recomputable}). */
+  private static final int MAX_RECOMPUTED = 2;
+
   /** The longest elementwise chain duplicated into several consumers (see {@link #duplicable}). */
   private static final int MAX_DUPLICATED = 8;
 
@@ -157,6 +171,7 @@ public final class Planner {
     // A kernel that reads v through a generator reads each element once (an update's result is
     // larger than its update, which is not read repeatedly for that).
     for (Eqn use : uses) if (kind(use) != EqnKind.KERNEL && readsRepeatedly(use, v)) return true;
+    if (uses.size() > 1 && recomputable(v)) return false;
     return uses.size() > 1 && !(feedsKernel(v, MAX_DUPLICATED) && duplicable(v));
   }
 
@@ -203,6 +218,34 @@ public final class Planner {
    */
   private boolean duplicable(Var v) {
     return composed(v) <= MAX_DUPLICATED;
+  }
+
+  /**
+   * A value with several consumers that each recompute, as XLA duplicates cheap elementwise
+   * producers into every consumer's loop: a short chain of cheap real-valued operations
+   * ({@link #CHEAP_ELEMENTWISE}, index rewrites) that reads at most one materialised array of its
+   * own size. Recomputing it then reads no more memory per use than loading it would, and saves
+   * writing it: a bias add read three times by the tanh GELU after it had cost a full-size
+   * temporary and a second pass over memory (4096 × 1024: 1.37× XLA's time).
+   */
+  private boolean recomputable(Var v) {
+    // Index rewrites have their own rule (cheap when they read materialised values only).
+    if (!CHEAP_ELEMENTWISE.contains(producers.get(v).primitive())) return false;
+    int[] counts = new int[2];  // equations composed, full-size materialised arrays read
+    return cheapChain(v, elements(v), counts) && counts[0] <= MAX_RECOMPUTED && counts[1] <= 1;
+  }
+
+  private boolean cheapChain(Atom a, long size, int[] counts) {
+    if (!(a instanceof Var v)) return true;
+    if (materialised.containsKey(v) || !producers.containsKey(v)) {
+      if (elements(v) >= size) counts[1]++;
+      return true;
+    }
+    Producer p = producers.get(v);
+    if (!CHEAP_ELEMENTWISE.contains(p.primitive()) && !CHEAP.contains(p.primitive())) return false;
+    if (arrayType(v).dtype().isComplex() || ++counts[0] > MAX_RECOMPUTED) return false;
+    for (Atom in : p.eqn().ins()) if (!cheapChain(in, size, counts)) return false;
+    return true;
   }
 
   /** The equations a generator of {@code v} composes (through unmaterialised operands). */

@@ -66,6 +66,25 @@ class PlannerTest {
   }
 
   @Test
+  void cheapValueReadingOneFullSizeArrayIsRecomputedInEachConsumer() {
+    // x + bias, read three times by the GELU after it: recomputed, as XLA duplicates it.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8] b:f32[8]. let c:f32[1,8] = broadcast_in_dim[broadcast_dimensions=(1,) "
+        + "shape=(1, 8)] b; d:f32[4,8] = add x c; e:f32[4,8] = integer_pow[y=3] d; f:f32[4,8] = add d e; "
+        + "g:f32[4,8] = tanh f; h:f32[4,8] = mul d g in (h,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertFalse(p.isMaterialised(out(j, 1)));
+    assertEquals(List.of(new Step.Fusion(List.of(out(j, 5)))), p.steps());
+    // The sum of two full-size arrays would read two per use instead of one: stored once.
+    Jaxpr k = typed("{ lambda ; x:f32[8] y:f32[8]. let d:f32[8] = add x y; e:f32[8] = tanh d; "
+        + "f:f32[8] = mul d e in (f,) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
+    // A cheap operation on an expensive unstored value would repeat the expensive one.
+    Jaxpr m = typed("{ lambda ; x:f32[8]. let a:f32[8] = exp x; d:f32[8] = add a 1.0:f32[]; e:f32[8] = tanh d; "
+        + "f:f32[8] = mul d e in (f,) }");
+    assertTrue(Planner.plan(m, CpuBackendRules.DEFAULT).isMaterialised(out(m, 1)));
+  }
+
+  @Test
   void updateIsComputedInTheUpdateKernelUnlessItReadsTheUpdatedArray() {
     // x.at[i].set(u * c + 1): the row is computed as it is stored, x updated in place.
     Jaxpr j = typed("{ lambda ; x:f32[4,8] u:f32[1,8] c:f32[] i:i32[]. let a:f32[1,8] = mul u c; "
