@@ -2152,6 +2152,27 @@ _pl("max_int", lambda x: lax.reduce_window(x, np.int32(np.iinfo(i32).min), lax.m
     lambda r: (I(r, (9,), i32),), "reduce_window max on int32", EXACT)
 _pl("generic_reduce_window", lambda x: lax.reduce_window(x, np.float32(1.0), lambda a, b: a * b + 0.0 * a, (2, 2), (1, 1), "VALID"),
     lambda r: (U(r, (4, 4), 0.5, 1.5),), "lax.reduce_window with a custom computation (generic reduce_window with jaxpr)")
+def _with_specials(x):
+    x = x.copy()
+    flat = x.reshape(-1)
+    flat[3], flat[40], flat[77], flat[150] = np.nan, np.inf, -np.inf, np.nan
+    return x
+
+
+# Windows one element wide along the innermost dimension (the channels of NHWC pooling) fold a
+# row of channels at a time (backend-llvm WindowReduce.rows): channel counts that leave a vector
+# remainder, padding, strides and dilations on the other dimensions, a fused producer, f16 and ints.
+_pl("max_channels_nhwc", lambda x: lax.reduce_window(jax.nn.relu(x) - 0.25, -jnp.inf, lax.max, (1, 3, 3, 1),
+                                                     (1, 2, 2, 1), "SAME"),
+    lambda r: (_with_specials(N(r, (2, 9, 9, 37))),), "NHWC max pool 3x3 stride 2 SAME over 37 channels of relu(x) - 0.25, NaN and infinities", EXACTF)
+_pl("sum_channels_f16", lambda x: lax.reduce_window(x, np.float16(0), lax.add, (1, 2, 3, 1), (1, 1, 2, 1),
+                                                    ((0, 0), (1, 0), (1, 1), (0, 0))),
+    lambda r: (N(r, (1, 6, 7, 24), f16),), "f16 reduce_window sum over 24 channels with explicit padding (rounded per step)", T16)
+_pl("avg_channels_dilated", lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 2, 2, 1), (1, 1, 2, 1), ((0, 0), (1, 1), (0, 1), (0, 0)),
+                                                        base_dilation=(1, 2, 1, 1), window_dilation=(1, 1, 2, 1)) / 4.0,
+    lambda r: (N(r, (2, 5, 6, 19)),), "window sum / 4 over 19 channels with base and window dilation and padding", T32M)
+_pl("max_channels_i32", lambda x: lax.reduce_window(x, np.int32(np.iinfo(i32).min), lax.max, (1, 3, 1), (1, 2, 1), "SAME"),
+    lambda r: (I(r, (3, 10, 18), i32),), "int32 reduce_window max, window along the middle dimension over rows of 18", EXACT)
 _pl("cumulative_window", lambda x: lax.reduce_window(x, 0.0, lax.add, (x.shape[0],), (1,), ((x.shape[0] - 1, 0),)),
     lambda r: (N(r, (8,)),), "prefix sums written as a reduce_window")
 
