@@ -66,6 +66,12 @@ public final class Planner {
   /** The most equations a recomputed cheap value composes (itself included; see {@link #recomputable}). */
   private static final int MAX_RECOMPUTED = 2;
 
+  /** Primitives of a scalar computed from literals alone (see {@link #fromLiterals}). */
+  private static final Set<Primitive> FOLDABLE = Set.of(Primitive.DIV, Primitive.REM, Primitive.INTEGER_POW);
+
+  /** The most equations such a scalar composes. */
+  private static final int MAX_FOLDED = 8;
+
   /** The longest elementwise chain duplicated into several consumers (see {@link #duplicable}). */
   private static final int MAX_DUPLICATED = 8;
 
@@ -124,6 +130,10 @@ public final class Planner {
     for (Eqn e : jaxpr.eqns()) {
       for (Var out : e.outs()) if (mustMaterialise(out)) materialised.put(out, true);
     }
+    // Consumers first, so a value whose consumers are no longer stored is seen through them.
+    for (int i = jaxpr.eqns().size() - 1; i >= 0; i--) {
+      for (Var out : jaxpr.eqns().get(i).outs()) if (materialised.containsKey(out) && readInOneLoop(out)) materialised.remove(out);
+    }
     fuseEpilogues();
     RowFusion rowFusion = new RowFusion(producers, materialised, rules);
     List<Step> steps = rowFusion.group(schedule());
@@ -167,7 +177,7 @@ public final class Planner {
     if (outputIndex.containsKey(v) || EqnKind.of(p.primitive()) == EqnKind.KERNEL) return true;
     List<Eqn> uses = consumers.getOrDefault(v, List.of());
     for (Eqn use : uses) if (kind(use) == EqnKind.KERNEL && !fusedInto(use, v)) return true;
-    if (uses.isEmpty() || cheap(p.eqn())) return false;
+    if (uses.isEmpty() || cheap(p.eqn()) || fromLiterals(v)) return false;
     // A kernel that reads v through a generator reads each element once (an update's result is
     // larger than its update, which is not read repeatedly for that).
     for (Eqn use : uses) if (kind(use) != EqnKind.KERNEL && readsRepeatedly(use, v)) return true;
@@ -245,6 +255,100 @@ public final class Planner {
     if (!CHEAP_ELEMENTWISE.contains(p.primitive()) && !CHEAP.contains(p.primitive())) return false;
     if (arrayType(v).dtype().isComplex() || ++counts[0] > MAX_RECOMPUTED) return false;
     for (Atom in : p.eqn().ins()) if (!cheapChain(in, size, counts)) return false;
+    return true;
+  }
+
+  /**
+   * A value that all its consumers read at their own index, through elementwise operations of its
+   * shape, on the way to one stored value or one kernel that evaluates each element once: every
+   * use is then composed into one loop body at the same index, where LLVM computes it once (XLA
+   * fuses such a producer, as fusing it duplicates nothing). Stored, it cost a full-size temporary
+   * and a second pass: jnp.remainder's {@code rem}, read four times by its sign fix-up.
+   */
+  private boolean readInOneLoop(Var v) {
+    Producer p = producers.get(v);
+    if (p == null || outputIndex.containsKey(v) || !sameIndexGroup(p.primitive())) return false;
+    if (consumers.getOrDefault(v, List.of()).size() < 2) return false;
+    Map<Object, Boolean> roots = new IdentityHashMap<>();
+    return reachesOneRoot(v, roots) && roots.size() == 1 && paths(v, new IdentityHashMap<>()) <= MAX_PATHS;
+  }
+
+  /**
+   * The most paths from a value to the one loop that reads it: each is a copy of its generator
+   * where the loop is emitted (LLVM merges them), so a series in which each term reads the last
+   * twice (a Chebyshev recurrence) must stay stored, or the copies double with every term.
+   */
+  private static final int MAX_PATHS = 4;
+
+  /** The paths from {@code v} through unstored values to where they are stored or fused (capped). */
+  private int paths(Var v, Map<Var, Integer> memo) {
+    Integer known = memo.get(v);
+    if (known != null) return known;
+    int n = 0;
+    Map<Eqn, Boolean> seen = new IdentityHashMap<>();
+    for (Eqn use : consumers.getOrDefault(v, List.of())) {
+      if (seen.put(use, true) != null) continue;  // listed once per operand it reads v as
+      for (Atom in : use.ins()) {
+        if (in != v) continue;
+        Var out = use.outs().get(0);
+        boolean stops = kind(use) == EqnKind.KERNEL || materialised.containsKey(out) || outputIndex.containsKey(out)
+            || epilogueKernel.containsKey(out);
+        n = Math.min(MAX_PATHS + 1, n + (stops ? 1 : paths(out, memo)));
+      }
+    }
+    memo.put(v, n);
+    return n;
+  }
+
+  private boolean reachesOneRoot(Var v, Map<Object, Boolean> roots) {
+    for (Eqn use : consumers.getOrDefault(v, List.of())) {
+      Primitive p = primitives.get(use);
+      if (kind(use) == EqnKind.KERNEL) {
+        for (int k = 0; k < use.ins().size(); k++) {
+          if (use.ins().get(k) == v && !(rules.fusesOperand(p, use, k) && rules.evaluatesEachOnce(p, use, k))) return false;
+        }
+        roots.put(use, true);
+      } else {
+        if (!sameIndexGroup(p) || use.outs().size() != 1 || elements(use.outs().get(0)) != elements(v)
+            || !java.util.Arrays.equals(shape(use.outs().get(0)), shape(v))) return false;
+        Var out = use.outs().get(0);
+        if (materialised.containsKey(out) || outputIndex.containsKey(out) || epilogueKernel.containsKey(out)) roots.put(out, true);
+        else if (!reachesOneRoot(out, roots)) return false;
+      }
+      if (roots.size() > 1) return false;
+    }
+    return true;
+  }
+
+  /** Primitives that read each operand of their own shape at the index they compute. */
+  private static boolean sameIndexGroup(Primitive p) {
+    return switch (p.group()) {
+      case ELEMENTWISE_UNARY, ELEMENTWISE_BINARY, COMPARISON, SELECT, CONVERSION, SPECIAL_FUNCTION -> true;
+      default -> false;
+    };
+  }
+
+  private static long[] shape(Atom a) {
+    return ((ArrayType) a.type()).shape().sizes();
+  }
+
+  /**
+   * A scalar computed from literals alone by a few elementwise operations (jnp.remainder's
+   * divisor, {@code where(13 == 0, 1, 13)}): each use computes it, which LLVM folds to a constant,
+   * as XLA folds it. Stored once and loaded, it was an unknown divisor: {@code x % 13} over 4M
+   * int32 ran as scalar divisions, 2.9× XLA's time.
+   */
+  private boolean fromLiterals(Var v) {
+    return fromLiterals(v, new int[1]);
+  }
+
+  private boolean fromLiterals(Atom a, int[] count) {
+    if (!(a instanceof Var v)) return true;
+    if (materialised.containsKey(v) || !producers.containsKey(v) || elements(v) != 1) return false;
+    Primitive p = producers.get(v).primitive();
+    if (!CHEAP_ELEMENTWISE.contains(p) && !CHEAP.contains(p) && !FOLDABLE.contains(p)) return false;
+    if (++count[0] > MAX_FOLDED) return false;
+    for (Atom in : producers.get(v).eqn().ins()) if (!fromLiterals(in, count)) return false;
     return true;
   }
 

@@ -47,7 +47,7 @@ class ControlFlowPlannerTest {
               body_jaxpr={ lambda ; c:i32[] x:f32[16]. let
                   d:i32[] = add c 1:i32[]
                   y:f32[16] = div x x
-                  z:f32[16] = add y 1.0:f32[]
+                  z:f32[16] = rev[dimensions=(0,)] y
                   w:f32[16] = div y z
                 in (d, w) }
               body_nconsts=0
@@ -90,7 +90,7 @@ class ControlFlowPlannerTest {
               branches=(
                 { lambda ; x:f32[32] y:f32[64]. let
                     s:f32[32] = div x x
-                    e:f32[32] = add s 1.0:f32[]
+                    e:f32[32] = rev[dimensions=(0,)] s
                     f:f32[32] = div s e
                   in (f,) }
                 { lambda ; x:f32[32] y:f32[64]. let

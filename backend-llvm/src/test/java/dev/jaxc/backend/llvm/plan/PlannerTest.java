@@ -74,14 +74,48 @@ class PlannerTest {
     Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
     assertFalse(p.isMaterialised(out(j, 1)));
     assertEquals(List.of(new Step.Fusion(List.of(out(j, 5)))), p.steps());
-    // The sum of two full-size arrays would read two per use instead of one: stored once.
+    // The sum of two full-size arrays, read by two loops, would read two arrays per use instead
+    // of one: stored once.
     Jaxpr k = typed("{ lambda ; x:f32[8] y:f32[8]. let d:f32[8] = add x y; e:f32[8] = tanh d; "
-        + "f:f32[8] = mul d e in (f,) }");
+        + "f:f32[8] = mul d 2.0:f32[] in (e, f) }");
     assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
-    // A cheap operation on an expensive unstored value would repeat the expensive one.
+    // A cheap operation on an expensive unstored value, read by two loops, would repeat the
+    // expensive one in each.
     Jaxpr m = typed("{ lambda ; x:f32[8]. let a:f32[8] = exp x; d:f32[8] = add a 1.0:f32[]; e:f32[8] = tanh d; "
-        + "f:f32[8] = mul d e in (f,) }");
+        + "f:f32[8] = mul d 2.0:f32[] in (e, f) }");
     assertTrue(Planner.plan(m, CpuBackendRules.DEFAULT).isMaterialised(out(m, 1)));
+  }
+
+  @Test
+  void scalarOfLiteralsIsComputedWhereItIsUsed() {
+    // jnp.remainder(x, 13)'s divisor where(13 == 0, 1, 13): a constant in every use, never stored.
+    Jaxpr j = typed("{ lambda ; x:i32[8]. let c:i32[] = convert_element_type[new_dtype=int32 weak_type=False] 13:i32[]; "
+        + "d:bool[] = eq c 0:i32[]; e:i32[] = select_n d c 1:i32[]; g:i32[8] = rem x e; h:bool[] = lt e 0:i32[]; "
+        + "k:i32[8] = add g e in (k, h) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertFalse(p.isMaterialised(out(j, 2)));
+    assertFalse(p.isMaterialised(out(j, 0)));
+    // A scalar that reads an input is stored once, as before.
+    Jaxpr k = typed("{ lambda ; x:i32[8] s:i32[]. let e:i32[] = add s 1:i32[]; g:i32[8] = rem x e; "
+        + "h:i32[8] = mul g e in (h,) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
+  }
+
+  @Test
+  void expensiveValueReadOnlyInsideOneLoopIsNotStored() {
+    // r = rem(x, y) read four times by the sign fix-up that ends in one output: one loop, no temporary.
+    Jaxpr j = typed("{ lambda ; x:i32[8] y:i32[8]. let g:i32[8] = rem x y; h:bool[8] = ne g 0:i32[]; "
+        + "i:bool[8] = lt g 0:i32[]; l:bool[8] = and h i; m:i32[8] = add g y; n:i32[8] = select_n l g m in (n,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertEquals(List.of(new Step.Fusion(List.of(out(j, 5)))), p.steps());
+    // Read by two outputs (two loops), or at two indices of one loop (a reversal), it is stored.
+    Jaxpr k = typed("{ lambda ; x:f32[8]. let a:f32[8] = tanh x; b:f32[8] = add a 1.0:f32[]; c:f32[8] = mul a 2.0:f32[] "
+        + "in (b, c) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
+    Jaxpr m = typed("{ lambda ; x:f32[8]. let a:f32[8] = tanh x; b:f32[8] = rev[dimensions=(0,)] a; c:f32[8] = add a b "
+        + "in (c,) }");
+    assertTrue(Planner.plan(m, CpuBackendRules.DEFAULT).isMaterialised(out(m, 0)));
   }
 
   @Test
