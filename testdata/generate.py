@@ -1481,6 +1481,23 @@ _so("lax_sort_key_value", lambda k, v: lax.sort((k, v), dimension=0, num_keys=1,
 _so("top_k", lambda x: lax.top_k(x, 3), lambda r: (np.round(N(r, (4, 7)) * 2) / 2,),
     "lax.top_k values and indices with ties")
 _so("top_k_int", lambda x: lax.top_k(x, 4), lambda r: (I(r, (9,), i32, -3, 3),), "lax.top_k on int32 with ties")
+def _top_k_specials(r):
+    x = np.round(N(r, (6, 300)) * 4) / 4  # many ties
+    vals = fspecial(f32)
+    for i, v in enumerate(vals):
+        x[i % 6, (37 * i) % 300] = v
+    return (x.astype(f32),)
+
+
+# k at most an eighth of the row: top_k keeps the k best in a sorted buffer instead of sorting the
+# row (backend-llvm SortKernel.selectRow); ties by lower position, NaN first, -0.0 after 0.0.
+_so("top_k_select_specials", lambda x: lax.top_k(x, 10), _top_k_specials,
+    "lax.top_k k=10 of rows of 300 with ties, NaN, infinities, signed zeros and denormals")
+_so("top_k_select_int_ties", lambda x: lax.top_k(x, 16), lambda r: (I(r, (5, 200), i32, 0, 20),),
+    "lax.top_k k=16 of int32 rows of 200 drawn from 21 values (ties by lower index)")
+_so("top_k_select_ascending", lambda x: lax.top_k(x, 32), lambda r: (np.sort(N(r, (2, 256)), axis=1).astype(f32),),
+    "lax.top_k k=32 of ascending rows (every element displaces the smallest kept)")
+_so("top_k_select_bf16", lambda x: lax.top_k(x, 8), lambda r: (N(r, (3, 128), bf16),), "lax.top_k k=8 of bf16 rows of 128")
 _so("median_quantile", lambda x: (jnp.median(x), jnp.median(x, axis=1), jnp.quantile(x, 0.25, axis=0),
                                   jnp.percentile(x, np.array([10.0, 90.0], f32))),
     lambda r: (N(r, (5, 6)),), "jnp.median / quantile / percentile (sort based)", T32M)

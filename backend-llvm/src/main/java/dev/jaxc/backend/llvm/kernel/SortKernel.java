@@ -1,5 +1,8 @@
 package dev.jaxc.backend.llvm.kernel;
 
+import static org.bytedeco.llvm.global.LLVM.LLVMIntEQ;
+import static org.bytedeco.llvm.global.LLVM.LLVMIntUGT;
+import static org.bytedeco.llvm.global.LLVM.LLVMIntULT;
 import static org.bytedeco.llvm.global.LLVM.LLVMRealUNO;
 
 import dev.jaxc.backend.llvm.emit.HalfFloats;
@@ -12,6 +15,7 @@ import dev.jaxc.ir.Type.ArrayType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -68,7 +72,10 @@ final class SortKernel {
       LLVMValueRef b = ir.gep(ir.i64, a, ir.i64(s.n() * words));
       LLVMValueRef lo = ir.udiv(ir.mul(part, ir.i64(count)), ir.i64(parts));
       LLVMValueRef hi = ir.udiv(ir.mul(ir.add(part, ir.i64(1)), ir.i64(count)), ir.i64(parts));
-      cx.loops().forRange(lo, hi, flat -> sortRow(cx, s, unflatten(ir, flat, rows), a, b, sort));
+      cx.loops().forRange(lo, hi, flat -> {
+        if (selects(s)) selectRow(cx, s, unflatten(ir, flat, rows), a);
+        else sortRow(cx, s, unflatten(ir, flat, rows), a, b, sort);
+      });
     }));
   }
 
@@ -101,6 +108,66 @@ final class SortKernel {
       LLVMValueRef last = ir.load(ir.i64, ir.gep(ir.i64, sorted, ir.add(ir.mul(q, ir.i64(words)), ir.i64(words - 1))), 8);
       result(cx, s, row, q, last);
     });
+  }
+
+  /** Largest k that top_k finds by insertion into a sorted buffer instead of sorting the row. */
+  static final long SELECT_MAX_K = 64;
+
+  /**
+   * Whether top_k keeps its k smallest records by insertion ({@link #selectRow}): one-word
+   * records, k at most {@link #SELECT_MAX_K} and at most an eighth of the row.
+   */
+  private static boolean selects(Spec s) {
+    return s.order() == SortKeys.Order.TOP_K && s.layout().words() == 1 && s.kept() <= SELECT_MAX_K
+        && s.kept() * 8 <= s.n();
+  }
+
+  /**
+   * top_k of one row without sorting it: the k smallest records (the same order the sort gives:
+   * records are distinct, as they end in the position) kept ascending in {@code buf}; a record
+   * enters when fewer than k are kept or it is below the k-th, shifting the larger ones up. Most
+   * elements of a long row only compare with the k-th: 512 rows of 4096 f32 with k = 16 took 4.7×
+   * XLA's time as a merge sort of every row.
+   */
+  private static void selectRow(KernelContext cx, Spec s, Index row, LLVMValueRef buf) {
+    Ir ir = cx.ir();
+    long k = s.kept();
+    LLVMValueRef last = ir.gep(ir.i64, buf, ir.i64(k - 1));
+    cx.loops().forEach(new long[] {s.n()}, i -> {
+      LLVMValueRef p = i.get(0);
+      LLVMValueRef r = record(cx, s, row, p)[0];
+      LLVMValueRef filling = ir.icmp(LLVMIntULT, p, ir.i64(k));
+      LLVMBasicBlockRef test = ir.block("topk.test");
+      LLVMBasicBlockRef insert = ir.block("topk.insert");
+      LLVMBasicBlockRef shift = ir.block("topk.shift");
+      LLVMBasicBlockRef place = ir.block("topk.place");
+      LLVMBasicBlockRef next = ir.block("topk.next");
+      ir.condBr(filling, insert, test);
+      ir.at(test);
+      ir.condBr(ir.icmp(LLVMIntULT, r, ir.load(ir.i64, last, 8)), insert, next);
+      // j from min(p, k - 1) down while buf[j - 1] > r: buf[j] = buf[j - 1].
+      ir.at(insert);
+      LLVMValueRef start = ir.select(filling, p, ir.i64(k - 1));
+      ir.br(shift);
+      ir.at(shift);
+      LLVMValueRef j = ir.phi(ir.i64);
+      ir.incoming(j, start, insert);
+      LLVMBasicBlockRef check = ir.block("topk.check");
+      LLVMBasicBlockRef move = ir.block("topk.move");
+      ir.condBr(ir.icmp(LLVMIntEQ, j, ir.i64(0)), place, check);
+      ir.at(check);
+      LLVMValueRef below = ir.load(ir.i64, ir.gep(ir.i64, buf, ir.sub(j, ir.i64(1))), 8);
+      ir.condBr(ir.icmp(LLVMIntUGT, below, r), move, place);
+      ir.at(move);
+      ir.store(below, ir.gep(ir.i64, buf, j), 8);
+      ir.incoming(j, ir.sub(j, ir.i64(1)), move);
+      ir.br(shift);
+      ir.at(place);
+      ir.store(r, ir.gep(ir.i64, buf, j), 8);
+      ir.br(next);
+      ir.at(next);
+    });
+    cx.loops().forEach(new long[] {k}, i -> result(cx, s, row, i.get(0), ir.load(ir.i64, ir.gep(ir.i64, buf, i.get(0)), 8)));
   }
 
   /** The record of the element at position {@code p} of {@code row}: its key fields, then p. */
