@@ -1,0 +1,113 @@
+"""Workloads beyond the suite that users also run (pooling, top-k, integer arithmetic, bias + GELU,
+normalisations, attention, convolutions of other shapes, sorting, scatter...): each is traced by
+JAX, compiled by jaxc to a shared library, and timed against jax.jit on XLA:CPU, alternating in
+one process with fresh output buffers per call (medians, at most 41 calls or 15 s each); outputs
+are checked with rtol = atol = 1e-4.
+
+    .venv/bin/python bench/extra/run.py [JAXC] [NAME ...]
+
+JAXC defaults to the repository's ./jaxc; jaxprs and libraries go to a temporary directory.
+"""
+import ctypes, os, subprocess, sys, tempfile, time
+import numpy as np, jax, jax.numpy as jnp
+from jax import lax
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JAXC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "jaxc")
+rng = np.random.default_rng(0)
+def f32(*s): return rng.uniform(-1, 1, s).astype(np.float32)
+def i32(hi, *s): return rng.integers(0, hi, s).astype(np.int32)
+W = {}
+def w(name, *args):
+    def d(fn): W[name] = (fn, args); return fn
+    return d
+@w("conv_s2_nhwc", f32(8,112,112,32), f32(3,3,32,64))
+def _(x, k): return lax.conv_general_dilated(x, k, (2,2), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+@w("conv_1x1", f32(8,56,56,64), f32(1,1,64,128))
+def _(x, k): return lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+@w("conv_nchw", f32(8,64,56,56), f32(64,64,3,3))
+def _(x, k): return lax.conv_general_dilated(x, k, (1,1), "SAME")
+@w("depthwise", f32(8,56,56,128), f32(3,3,1,128))
+def _(x, k): return lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"), feature_group_count=128)
+@w("bias_gelu", f32(4096,1024), f32(1024))
+def _(x, b): return jax.nn.gelu(x + b)
+@w("transpose2d", f32(4096,4096))
+def _(x): return x.T + 1.0
+@w("colsum", f32(8192,2048))
+def _(x): return jnp.sum(x, axis=0)
+@w("argmax_rows", f32(4096,1024))
+def _(x): return jnp.argmax(x, axis=1)
+@w("cumsum", f32(1024,4096))
+def _(x): return jnp.cumsum(x, axis=1)
+@w("sort_rows", f32(256,4096))
+def _(x): return jnp.sort(x, axis=1)
+@w("batchnorm_train", f32(64,56,56,64))
+def _(x):
+    m = jnp.mean(x, axis=(0,1,2)); v = jnp.var(x, axis=(0,1,2)); return (x - m) * lax.rsqrt(v + 1e-5)
+@w("logsumexp", f32(4096,1024))
+def _(x): return jax.nn.logsumexp(x, axis=-1)
+@w("xent_loss", f32(4096,1000), i32(1000,4096))
+def _(x, y): return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(x), y[:, None], axis=1))
+@w("attention", f32(8,512,64), f32(8,512,64), f32(8,512,64))
+def _(q, k, v): return jax.nn.softmax(jnp.einsum("hqd,hkd->hqk", q, k) / 8.0, axis=-1) @ v
+@w("matvec", f32(4096,4096), f32(4096))
+def _(a, x): return a @ x
+@w("matmul_tall", f32(8192,256), f32(256,256))
+def _(a, b): return a @ b
+@w("matmul_f64", f32(512,512).astype(np.float64), f32(512,512).astype(np.float64))
+def _(a, b): return a @ b
+@w("mlp_relu_big", f32(1024,1024), f32(1024,4096), f32(4096), f32(4096,1024))
+def _(x, w1, b1, w2): return jax.nn.relu(x @ w1 + b1) @ w2
+@w("elementwise_f64", f32(4096,1024).astype(np.float64))
+def _(x): return jnp.exp(x) * jnp.sin(x) + jnp.sqrt(jnp.abs(x))
+@w("int_ops", i32(1000, 4096, 1024))
+def _(x): return (x * 3 + 7) % 13 ^ (x >> 2)
+@w("where_clip", f32(4096,2048))
+def _(x): return jnp.where(x > 0, jnp.clip(x, 0, 0.5), x * 0.1)
+@w("max_pool", f32(16,112,112,64))
+def _(x): return lax.reduce_window(x, -jnp.inf, lax.max, (1,3,3,1), (1,2,2,1), "SAME")
+@w("avg_pool", f32(16,56,56,64))
+def _(x): return lax.reduce_window(x, 0.0, lax.add, (1,2,2,1), (1,2,2,1), "VALID") / 4
+@w("concat_slice", f32(2048,1024), f32(2048,1024))
+def _(a, b): return jnp.concatenate([a[:, :512] * 2, b[:, 512:]], axis=0)
+@w("one_hot_dot", i32(512, 4096), f32(512, 256))
+def _(ids, e): return jax.nn.one_hot(ids, 512) @ e
+@w("scatter_add", i32(1000, 65536), f32(65536, 64))
+def _(ids, v): return jnp.zeros((1000, 64), jnp.float32).at[ids].add(v)
+@w("rmsnorm", f32(8192,1024), f32(1024))
+def _(x, g): return x * lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * g
+@w("topk", f32(512,4096))
+def _(x): return lax.top_k(x, 16)[0]
+
+only = sys.argv[2:] or sorted(W)
+OUT = tempfile.mkdtemp(prefix="jaxc-extra-")
+for name in only:
+    fn, args = W[name]
+    if any(a.dtype == np.float64 for a in args): jax.config.update("jax_enable_x64", True)
+    else: jax.config.update("jax_enable_x64", False)
+    path = os.path.join(OUT, "%s.jaxpr" % name)
+    open(path, "w").write(str(jax.make_jaxpr(fn)(*args)))
+    so = os.path.join(OUT, "%s.so" % name)
+    x64 = ["--x64"] if any(a.dtype == np.float64 for a in args) else []
+    t0 = time.time()
+    r = subprocess.run([JAXC, "compile", path, "--emit", "shared", "--name", "f", "-o", so] + x64, capture_output=True, text=True)
+    ct = time.time() - t0
+    if r.returncode: print("%-18s compile failed: %s" % (name, r.stderr.strip()[:200]), flush=True); continue
+    jf = jax.jit(fn); ref = jf(*args); ref = ref if isinstance(ref, (tuple, list)) else (ref,)
+    lib = ctypes.CDLL(so); f = lib.f; f.restype = ctypes.c_int32; f.argtypes = [ctypes.c_void_p]*2
+    ins = [np.ascontiguousarray(a) for a in args]
+    inp = (ctypes.c_void_p*len(ins))(*[a.ctypes.data for a in ins])
+    xs = [jax.device_put(a) for a in args]
+    tj, tx = [], []; budget = time.time() + 15
+    for i in range(41):
+        outs = [np.empty(r_.shape, r_.dtype) for r_ in ref]
+        op = (ctypes.c_void_p*len(outs))(*[o.ctypes.data for o in outs])
+        t = time.perf_counter(); rc = f(inp, op); tj.append(time.perf_counter() - t)
+        t = time.perf_counter(); jax.block_until_ready(jf(*xs)); tx.append(time.perf_counter() - t)
+        if time.time() > budget and i >= 5: break
+    ok = rc == 0 and all(np.allclose(o, np.asarray(r_), rtol=1e-4, atol=1e-4) for o, r_ in zip(outs, ref))
+    if not ok and rc == 0:  # say how far: long sums differ from XLA's in their last bits
+        err = max(float(np.max(np.abs(o.astype(np.float64) - np.asarray(r_, np.float64)) / (np.abs(np.asarray(r_, np.float64)).max() + 1e-30)))
+                  for o, r_ in zip(outs, ref))
+    mj, mx = np.median(tj)*1e3, np.median(tx)*1e3
+    print("%-18s xla %9.3f ms  jaxc %9.3f ms  ratio %5.2f  %s  (compile %.1f s)" % (name, mx, mj, mj/mx, "ok" if ok else ("MISMATCH rc=%d" % rc if rc else "max error %.1e of max|x|" % err), ct), flush=True)
