@@ -2318,6 +2318,17 @@ def _attention(q, k, v, mask):
     return jnp.einsum("...qk,...kd->...qd", jax.nn.softmax(s, axis=-1), v)
 
 
+def _rope(x, c, s):
+    x1, x2 = x[..., :4], x[..., 4:]
+    return x * c + jnp.concatenate([-x2, x1], axis=-1) * s
+
+
+# Cheap operands of a concatenate or pad are computed where it places them (the planner's
+# placedOnce), not stored first: RoPE's rotate_half, and a padded affine map of a slice.
+_nn("rope_rotate_half", _rope, lambda r: (N(r, (2, 6, 8)), N(r, (6, 8)), N(r, (6, 8))),
+    "rotary embedding: x * cos + concatenate([-x2, x1]) * sin", T32)
+_nn("pad_of_affine_slice", lambda x: jnp.pad(x[:, 1:] * 2.0 + 1.0, ((1, 2), (0, 3)), constant_values=-1.0) + 0.5,
+    lambda r: (N(r, (5, 7)),), "jnp.pad of 2 * x[:, 1:] + 1 with a constant, plus 0.5", T32)
 _nn("softmax", lambda x: (jax.nn.softmax(x), jax.nn.softmax(x, axis=0)),
     lambda r: (np.concatenate([N(r, (3, 6), f32, 3.0), np.array([[1000, 1000, -inf, 0, 0, 0]], f32)]),),
     "jax.nn.softmax along both axes incl. huge values and -inf")

@@ -180,7 +180,7 @@ public final class Planner {
     if (uses.isEmpty() || cheap(p.eqn()) || fromLiterals(v)) return false;
     // A kernel that reads v through a generator reads each element once (an update's result is
     // larger than its update, which is not read repeatedly for that).
-    for (Eqn use : uses) if (kind(use) != EqnKind.KERNEL && readsRepeatedly(use, v)) return true;
+    for (Eqn use : uses) if (kind(use) != EqnKind.KERNEL && readsRepeatedly(use, v) && !placedOnce(use, v)) return true;
     if (uses.size() > 1 && recomputable(v)) return false;
     return uses.size() > 1 && !(feedsKernel(v, MAX_DUPLICATED) && duplicable(v));
   }
@@ -379,6 +379,20 @@ public final class Planner {
     if (primitives.get(e) != Primitive.MUL || !e.params().isNone("out_dtype")) return false;
     DType d = arrayType(e.outs().get(0)).dtype();
     return d == DType.F32 || d == DType.F64;
+  }
+
+  /**
+   * Whether {@code consumer} places each element of {@code v} in one place of its larger result
+   * (concatenate, pad's operand) and v is a short chain of cheap operations. Its generator
+   * evaluates every operand at each element and selects one, so only cheap operands are worth
+   * recomputing there: RoPE's {@code concatenate([-x2, x1])} had stored {@code -x2} first.
+   */
+  private boolean placedOnce(Eqn consumer, Var v) {
+    Primitive p = primitives.get(consumer);
+    boolean once = p == Primitive.CONCATENATE || (p == Primitive.PAD && consumer.ins().get(0) == v && consumer.ins().get(1) != v);
+    if (!once || !CHEAP_ELEMENTWISE.contains(producers.get(v).primitive())) return false;
+    int[] counts = new int[2];
+    return cheapChain(v, elements(v), counts) && counts[0] <= MAX_RECOMPUTED;
   }
 
   /** A consumer with more elements than {@code v} reads some of v's elements several times. */

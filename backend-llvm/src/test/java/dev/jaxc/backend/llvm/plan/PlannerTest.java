@@ -119,6 +119,19 @@ class PlannerTest {
   }
 
   @Test
+  void cheapOperandOfAConcatenateIsComputedWhereItIsPlaced() {
+    // RoPE's concatenate([-x2, x1]): -x2 is not stored first; an expensive operand still is.
+    Jaxpr j = typed("{ lambda ; x:f32[4,8]. let a:f32[4,4] = slice[limit_indices=(4, 4) start_indices=(0, 0) strides=None] x; "
+        + "b:f32[4,4] = slice[limit_indices=(4, 8) start_indices=(0, 4) strides=None] x; c:f32[4,4] = neg b; "
+        + "d:f32[4,8] = concatenate[dimension=1] c a in (d,) }");
+    assertFalse(Planner.plan(j, CpuBackendRules.DEFAULT).isMaterialised(out(j, 2)));
+    Jaxpr k = typed("{ lambda ; x:f32[4,8]. let a:f32[4,4] = slice[limit_indices=(4, 4) start_indices=(0, 0) strides=None] x; "
+        + "b:f32[4,4] = slice[limit_indices=(4, 8) start_indices=(0, 4) strides=None] x; c:f32[4,4] = exp b; "
+        + "d:f32[4,8] = concatenate[dimension=1] c a in (d,) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 2)));
+  }
+
+  @Test
   void updateIsComputedInTheUpdateKernelUnlessItReadsTheUpdatedArray() {
     // x.at[i].set(u * c + 1): the row is computed as it is stored, x updated in place.
     Jaxpr j = typed("{ lambda ; x:f32[4,8] u:f32[1,8] c:f32[] i:i32[]. let a:f32[1,8] = mul u c; "
