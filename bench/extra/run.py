@@ -79,6 +79,47 @@ def _(x, g): return x * lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6
 @w("topk", f32(512,4096))
 def _(x): return lax.top_k(x, 16)[0]
 
+def _ln(x, g, b):
+    m = jnp.mean(x, -1, keepdims=True); v = jnp.mean((x - m) ** 2, -1, keepdims=True)
+    return (x - m) * lax.rsqrt(v + 1e-5) * g + b
+@w("layernorm_grad", f32(4096,1024), f32(1024), f32(1024))
+def _(x, g, b): return jax.grad(lambda x, g, b: jnp.sum(_ln(x, g, b) ** 2), argnums=(0, 1, 2))(x, g, b)
+@w("rope", f32(8,1024,64), f32(1024,64), f32(1024,64))
+def _(x, c, s):
+    x1, x2 = x[..., :32], x[..., 32:]
+    return x * c + jnp.concatenate([-x2, x1], axis=-1) * s
+@w("xent_grad", f32(4096,1000), i32(1000,4096))
+def _(x, y): return jax.grad(lambda x: -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(x), y[:, None], axis=1)))(x)
+@w("adam_update", f32(4096,1024), f32(4096,1024), f32(4096,1024), f32(4096,1024))
+def _(p, g, m, v):
+    m = 0.9 * m + 0.1 * g; v = 0.999 * v + 0.001 * g * g
+    return p - 1e-3 * m / (jnp.sqrt(v) + 1e-8), m, v
+@w("maxpool_grad", f32(16,56,56,64))
+def _(x): return jax.grad(lambda x: jnp.sum(lax.reduce_window(x, -jnp.inf, lax.max, (1,2,2,1), (1,2,2,1), "VALID")))(x)
+@w("conv_transpose", f32(8,28,28,64), f32(3,3,64,32))
+def _(x, k): return lax.conv_transpose(x, k, (2,2), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+@w("argsort_rows", f32(256,2048))
+def _(x): return jnp.argsort(x, axis=1)
+@w("segment_sum", f32(65536,64), i32(512, 65536))
+def _(x, s): return jax.ops.segment_sum(x, s, num_segments=512)
+@w("lstm_step", f32(64,512), f32(64,512), f32(64,512), f32(1024,2048), f32(2048))
+def _(x, h, c, w, b):
+    z = jnp.concatenate([x, h], 1) @ w + b
+    i, f, g, o = jnp.split(z, 4, 1)
+    c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+    return jax.nn.sigmoid(o) * jnp.tanh(c), c
+@w("dropout", f32(4096,1024))
+def _(x): return jnp.where(jax.random.bernoulli(jax.random.PRNGKey(0), 0.9, x.shape), x / 0.9, 0)
+@w("einsum3", f32(64,128,64), f32(64,64), f32(64,32))
+def _(a, b, c): return jnp.einsum("bij,jk,kl->bil", a, b, c)
+@w("softplus_swish", f32(4096,2048))
+def _(x): return jax.nn.softplus(x) + jax.nn.swish(x)
+@w("reduce_max_axis0", f32(8192,1024))
+def _(x): return jnp.max(x, axis=0)
+@w("var_mean", f32(1024,4096))
+def _(x): return jnp.var(x, axis=1), jnp.mean(x, axis=1)
+@w("gather_rows_2d", f32(100000,128), i32(100000, 8192))
+def _(t, i): return t[i] * 2.0
 only = sys.argv[2:] or sorted(W)
 OUT = tempfile.mkdtemp(prefix="jaxc-extra-")
 for name in only:
@@ -105,9 +146,9 @@ for name in only:
         t = time.perf_counter(); rc = f(inp, op); tj.append(time.perf_counter() - t)
         t = time.perf_counter(); jax.block_until_ready(jf(*xs)); tx.append(time.perf_counter() - t)
         if time.time() > budget and i >= 5: break
-    ok = rc == 0 and all(np.allclose(o, np.asarray(r_), rtol=1e-4, atol=1e-4) for o, r_ in zip(outs, ref))
+    ok = rc == 0 and all(np.allclose(o, np.asarray(r_), rtol=1e-4, atol=1e-4, equal_nan=True) for o, r_ in zip(outs, ref))
     if not ok and rc == 0:  # say how far: long sums differ from XLA's in their last bits
-        err = max(float(np.max(np.abs(o.astype(np.float64) - np.asarray(r_, np.float64)) / (np.abs(np.asarray(r_, np.float64)).max() + 1e-30)))
+        err = max(float(np.max(np.nan_to_num(np.abs(o.astype(np.float64) - np.asarray(r_, np.float64))) / (np.abs(np.asarray(r_, np.float64)).max() + 1e-30)))
                   for o, r_ in zip(outs, ref))
     mj, mx = np.median(tj)*1e3, np.median(tx)*1e3
     print("%-18s xla %9.3f ms  jaxc %9.3f ms  ratio %5.2f  %s  (compile %.1f s)" % (name, mx, mj, mj/mx, "ok" if ok else ("MISMATCH rc=%d" % rc if rc else "max error %.1e of max|x|" % err), ct), flush=True)

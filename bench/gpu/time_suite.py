@@ -25,6 +25,7 @@ def worker(libdir, name, runs):
     import cupy as cp
     import jax
     sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(HERE, "..", "suite"))  # workloads.py, counter_rng.py
     import counter_rng
     import workloads
     w = {x.name: x for x in workloads.WORKLOADS}[name]
