@@ -78,8 +78,9 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
   /** The update operand of a scatter or dynamic_update_slice. */
   private static boolean updateOperand(Primitive p, int operand) {
     return switch (p) {
-      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX -> operand == 2;
-      case DYNAMIC_UPDATE_SLICE -> operand == 1;
+      // The updated array too (the kernel starts its result from it): the planner fuses only a fill.
+      case SCATTER, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX -> operand == 2 || operand == 0;
+      case DYNAMIC_UPDATE_SLICE -> operand == 1 || operand == 0;
       default -> false;
     };
   }

@@ -215,8 +215,26 @@ public final class Planner {
     for (int k = 0; k < use.ins().size(); k++) {
       if (use.ins().get(k) == v && !rules.fusesOperand(p, use, k)) return false;
     }
+    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) == v) return fill(v, new int[1]);
     if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) instanceof Var x
         && InPlaceUpdates.reads(v, x, producers, materialised)) return false;
+    return true;
+  }
+
+  /**
+   * Whether an updated array is a fill, so its update kernel may compute it as it starts the
+   * result: a few elementwise or index operations on literals and scalars, reading no array
+   * (an array read while the result, perhaps in its buffer, is written could be overwritten
+   * first). {@code jnp.zeros(n).at[i].add(u)} then writes its zeros once, into the result: the
+   * one-hot gradient of a cross entropy had stored 16 MiB of zeros and copied them.
+   */
+  private boolean fill(Atom a, int[] count) {
+    if (!(a instanceof Var v)) return true;
+    if (materialised.containsKey(v) || !producers.containsKey(v)) return elements(v) == 1;
+    Primitive p = producers.get(v).primitive();
+    if (!CHEAP_ELEMENTWISE.contains(p) && !CHEAP.contains(p)) return false;
+    if (++count[0] > MAX_FOLDED) return false;
+    for (Atom in : producers.get(v).eqn().ins()) if (!fill(in, count)) return false;
     return true;
   }
 

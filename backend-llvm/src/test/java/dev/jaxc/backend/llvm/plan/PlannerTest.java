@@ -132,6 +132,24 @@ class PlannerTest {
   }
 
   @Test
+  void filledArrayOfAScatterIsWrittenByTheScatter() {
+    // jnp.zeros(8).at[i].add(u): the zeros are the scatter's own start, never stored apart.
+    String scatter = "scatter-add[dimension_numbers=ScatterDimensionNumbers(update_window_dims=(), "
+        + "inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,), operand_batching_dims=(), "
+        + "scatter_indices_batching_dims=()) indices_are_sorted=False mode=GatherScatterMode.FILL_OR_DROP "
+        + "unique_indices=False update_consts=() update_jaxpr=None]";
+    Jaxpr j = typed("{ lambda ; i:i32[3,1] u:f32[3]. let z:f32[8] = broadcast_in_dim[broadcast_dimensions=() shape=(8,)] 0.0:f32[]; "
+        + "y:f32[8] = " + scatter + " z i u in (y,) }");
+    Plan p = Planner.plan(j, CpuBackendRules.DEFAULT);
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(1))), p.steps());
+    // An updated array that reads another array is stored first, as before.
+    Jaxpr k = typed("{ lambda ; x:f32[8] i:i32[3,1] u:f32[3]. let z:f32[8] = mul x 2.0:f32[]; "
+        + "y:f32[8] = " + scatter + " z i u in (y,) }");
+    assertTrue(Planner.plan(k, CpuBackendRules.DEFAULT).isMaterialised(out(k, 0)));
+  }
+
+  @Test
   void updateIsComputedInTheUpdateKernelUnlessItReadsTheUpdatedArray() {
     // x.at[i].set(u * c + 1): the row is computed as it is stored, x updated in place.
     Jaxpr j = typed("{ lambda ; x:f32[4,8] u:f32[1,8] c:f32[] i:i32[]. let a:f32[1,8] = mul u c; "
