@@ -215,7 +215,7 @@ public final class Planner {
     for (int k = 0; k < use.ins().size(); k++) {
       if (use.ins().get(k) == v && !rules.fusesOperand(p, use, k)) return false;
     }
-    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) == v) return fill(v, new int[1]);
+    if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) == v) return fill(v);
     if (InPlaceUpdates.UPDATES.contains(p) && use.ins().get(0) instanceof Var x
         && InPlaceUpdates.reads(v, x, producers, materialised)) return false;
     return true;
@@ -228,14 +228,8 @@ public final class Planner {
    * first). {@code jnp.zeros(n).at[i].add(u)} then writes its zeros once, into the result: the
    * one-hot gradient of a cross entropy had stored 16 MiB of zeros and copied them.
    */
-  private boolean fill(Atom a, int[] count) {
-    if (!(a instanceof Var v)) return true;
-    if (materialised.containsKey(v) || !producers.containsKey(v)) return elements(v) == 1;
-    Primitive p = producers.get(v).primitive();
-    if (!CHEAP_ELEMENTWISE.contains(p) && !CHEAP.contains(p)) return false;
-    if (++count[0] > MAX_FOLDED) return false;
-    for (Atom in : producers.get(v).eqn().ins()) if (!fill(in, count)) return false;
-    return true;
+  private boolean fill(Var v) {
+    return cheapChain(v, Set.of(), MAX_FOLDED, u -> elements(u) == 1);
   }
 
   /**
@@ -259,20 +253,27 @@ public final class Planner {
   private boolean recomputable(Var v) {
     // Index rewrites have their own rule (cheap when they read materialised values only).
     if (!CHEAP_ELEMENTWISE.contains(producers.get(v).primitive())) return false;
-    int[] counts = new int[2];  // equations composed, full-size materialised arrays read
-    return cheapChain(v, elements(v), counts) && counts[0] <= MAX_RECOMPUTED && counts[1] <= 1;
+    long size = elements(v);
+    int[] full = {0};  // stored arrays of v's size read
+    return cheapChain(v, Set.of(), MAX_RECOMPUTED, u -> elements(u) < size || ++full[0] <= 1);
   }
 
-  private boolean cheapChain(Atom a, long size, int[] counts) {
+  /**
+   * Whether the generator of {@code v} composes at most {@code max} equations through unstored
+   * values, each cheap ({@link #CHEAP_ELEMENTWISE}, an index rewrite, or in {@code extra}) and
+   * real, and every stored value it reads passes {@code stored}.
+   */
+  private boolean cheapChain(Var v, Set<Primitive> extra, int max, java.util.function.Predicate<Var> stored) {
+    return cheapChain(v, extra, max, stored, new int[1]);
+  }
+
+  private boolean cheapChain(Atom a, Set<Primitive> extra, int max, java.util.function.Predicate<Var> stored, int[] count) {
     if (!(a instanceof Var v)) return true;
-    if (materialised.containsKey(v) || !producers.containsKey(v)) {
-      if (elements(v) >= size) counts[1]++;
-      return true;
-    }
-    Producer p = producers.get(v);
-    if (!CHEAP_ELEMENTWISE.contains(p.primitive()) && !CHEAP.contains(p.primitive())) return false;
-    if (arrayType(v).dtype().isComplex() || ++counts[0] > MAX_RECOMPUTED) return false;
-    for (Atom in : p.eqn().ins()) if (!cheapChain(in, size, counts)) return false;
+    if (materialised.containsKey(v) || !producers.containsKey(v)) return stored.test(v);
+    Primitive p = producers.get(v).primitive();
+    if (!CHEAP_ELEMENTWISE.contains(p) && !CHEAP.contains(p) && !extra.contains(p)) return false;
+    if (arrayType(v).dtype().isComplex() || ++count[0] > max) return false;
+    for (Atom in : producers.get(v).eqn().ins()) if (!cheapChain(in, extra, max, stored, count)) return false;
     return true;
   }
 
@@ -357,17 +358,7 @@ public final class Planner {
    * int32 ran as scalar divisions, 2.9× XLA's time.
    */
   private boolean fromLiterals(Var v) {
-    return fromLiterals(v, new int[1]);
-  }
-
-  private boolean fromLiterals(Atom a, int[] count) {
-    if (!(a instanceof Var v)) return true;
-    if (materialised.containsKey(v) || !producers.containsKey(v) || elements(v) != 1) return false;
-    Primitive p = producers.get(v).primitive();
-    if (!CHEAP_ELEMENTWISE.contains(p) && !CHEAP.contains(p) && !FOLDABLE.contains(p)) return false;
-    if (++count[0] > MAX_FOLDED) return false;
-    for (Atom in : producers.get(v).eqn().ins()) if (!fromLiterals(in, count)) return false;
-    return true;
+    return elements(v) == 1 && cheapChain(v, FOLDABLE, MAX_FOLDED, u -> false);
   }
 
   /** The equations a generator of {@code v} composes (through unmaterialised operands). */
@@ -409,8 +400,7 @@ public final class Planner {
     Primitive p = primitives.get(consumer);
     boolean once = p == Primitive.CONCATENATE || (p == Primitive.PAD && consumer.ins().get(0) == v && consumer.ins().get(1) != v);
     if (!once || !CHEAP_ELEMENTWISE.contains(producers.get(v).primitive())) return false;
-    int[] counts = new int[2];
-    return cheapChain(v, elements(v), counts) && counts[0] <= MAX_RECOMPUTED;
+    return cheapChain(v, Set.of(), MAX_RECOMPUTED, u -> true);
   }
 
   /** A consumer with more elements than {@code v} reads some of v's elements several times. */
