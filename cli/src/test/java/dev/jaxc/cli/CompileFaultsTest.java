@@ -174,7 +174,8 @@ class CompileFaultsTest {
     CliRunner over = CliRunner.run("compile", WORKSPACE_64M.toString(), "--max-workspace", "1M", "-o", dir.resolve("w.o").toString());
     assertEquals(1, over.status(), over.err());
     assertEquals(1, over.err().lines().count(), over.err());
-    // b:f32[16777216] is 64 MiB, the whole workspace (b feeds two ops; c, d and e fuse into the output).
+    // b:f32[16777216] is 64 MiB, the whole workspace (b is read at its own index and reversed, so it is
+    // stored; c, r, d and e fuse into the output).
     assertTrue(over.err().contains("needs 67108864 bytes (64.0 MiB) of work memory, more than --max-workspace 1048576 bytes"),
         over.err());
     assertTrue(over.err().contains("largest buffers: b:f32[16777216] (64.0 MiB, line 2)"), over.err());
