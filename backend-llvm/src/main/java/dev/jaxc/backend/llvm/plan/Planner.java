@@ -11,10 +11,12 @@ import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Makes the {@link Plan} of a jaxpr: classifies equations (fusible or kernel), decides which
@@ -263,11 +265,11 @@ public final class Planner {
    * values, each cheap ({@link #CHEAP_ELEMENTWISE}, an index rewrite, or in {@code extra}) and
    * real, and every stored value it reads passes {@code stored}.
    */
-  private boolean cheapChain(Var v, Set<Primitive> extra, int max, java.util.function.Predicate<Var> stored) {
+  private boolean cheapChain(Var v, Set<Primitive> extra, int max, Predicate<Var> stored) {
     return cheapChain(v, extra, max, stored, new int[1]);
   }
 
-  private boolean cheapChain(Atom a, Set<Primitive> extra, int max, java.util.function.Predicate<Var> stored, int[] count) {
+  private boolean cheapChain(Atom a, Set<Primitive> extra, int max, Predicate<Var> stored, int[] count) {
     if (!(a instanceof Var v)) return true;
     if (materialised.containsKey(v) || !producers.containsKey(v)) return stored.test(v);
     Primitive p = producers.get(v).primitive();
@@ -328,8 +330,7 @@ public final class Planner {
         }
         roots.put(use, true);
       } else {
-        if (!sameIndexGroup(p) || use.outs().size() != 1 || elements(use.outs().get(0)) != elements(v)
-            || !java.util.Arrays.equals(shape(use.outs().get(0)), shape(v))) return false;
+        if (!sameIndexGroup(p) || use.outs().size() != 1 || !Arrays.equals(shape(use.outs().get(0)), shape(v))) return false;
         Var out = use.outs().get(0);
         if (materialised.containsKey(out) || outputIndex.containsKey(out) || epilogueKernel.containsKey(out)) roots.put(out, true);
         else if (!reachesOneRoot(out, roots)) return false;
