@@ -135,7 +135,10 @@ public final class ElementwiseLowering {
       case LE -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.LE, x, y));
       case GT -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.GT, x, y));
       case GE -> binary(e, ops, (d, x, y) -> arith.compare(d, Arith.Cmp.GE, x, y));
-      case EQ_TO, LT_TO, LE_TO -> binary(e, ops, (d, x, y) -> SortTotalOrder.compare(ir, p.primitive(), d, x, y));
+      case EQ_TO, LT_TO, LE_TO -> {
+        ElementGenerator g = binary(e, ops, (d, x, y) -> SortTotalOrder.compare(ir, p.primitive(), d, x, y));
+        yield idx -> ir.keepingHalfNaNs(() -> g.at(idx));  // NaNs ordered by payload, signalling ones too
+      }
       case COMPLEX -> binary(e, ops, (d, x, y) -> Value.complex(x.v(), y.v()));
       case NEG -> unary(e, ops, arith::neg);
       case SIGN -> unary(e, ops, arith::sign);

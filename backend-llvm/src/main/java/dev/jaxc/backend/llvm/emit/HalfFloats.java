@@ -20,7 +20,13 @@ public final class HalfFloats {
     LLVMValueRef h = ir.zext(bits16, ir.i32);
     if (d == DType.BF16) return ir.bitcast(ir.shl(h, ir.i32(16)), ir.f32);
     if (d != DType.F16) throw new IllegalArgumentException(d.toString());
-    if (ir.nativeHalfWidening()) return ir.fpext(ir.bitcast(bits16, LLVMHalfTypeInContext(ir.ctx)), ir.f32);
+    if (ir.nativeHalfWidening()) return widen(ir, bits16);
+    if (convertsNatively(ir) && !ir.keepsHalfNaNs()) return widen(ir, bits16);  // quiets NaNs, as XLA's converts do
+    if (convertsNatively(ir)) {
+      LLVMValueRef w = ir.bitcast(widen(ir, bits16), ir.i32);
+      LLVMValueRef sNaN = ir.icmp(LLVMIntULT, ir.sub(ir.and(h, ir.i32(0x7FFF)), ir.i32(0x7C01)), ir.i32(0x1FF));
+      return ir.bitcast(ir.select(sNaN, ir.and(w, ir.i32(~0x400000)), w), ir.f32);
+    }
     LLVMValueRef sign = ir.shl(ir.and(h, ir.i32(0x8000)), ir.i32(16));
     LLVMValueRef exp = ir.and(h, ir.i32(0x7C00));
     LLVMValueRef mant = ir.and(h, ir.i32(0x3FF));
@@ -45,6 +51,8 @@ public final class HalfFloats {
       LLVMValueRef lsb = ir.and(ir.lshr(bits, ir.i32(16)), ir.i32(1));
       LLVMValueRef rounded = ir.lshr(ir.add(bits, ir.add(ir.i32(0x7FFF), lsb)), ir.i32(16));
       r = ir.select(isNan, ir.or(sign, ir.i32(0x7FC0)), rounded);
+    } else if (d == DType.F16 && convertsNatively(ir)) {
+      return ir.bitcast(ir.fptrunc(f, LLVMHalfTypeInContext(ir.ctx)), ir.i16);
     } else if (d == DType.F16) {
       LLVMValueRef nan = ir.or(ir.or(sign, ir.i32(0x7E00)), ir.and(ir.lshr(abs, ir.i32(13)), ir.i32(0x3FF)));
       // 65520 and above round to infinity.
@@ -65,8 +73,19 @@ public final class HalfFloats {
     return ir.trunc(r, ir.i16);
   }
 
+  private static LLVMValueRef widen(Ir ir, LLVMValueRef bits16) {
+    return ir.fpext(ir.bitcast(bits16, LLVMHalfTypeInContext(ir.ctx)), ir.f32);
+  }
+
+  /** Whether the target converts f16 in one instruction with the integer form's results. */
+  private static boolean convertsNatively(Ir ir) {
+    return ir.target() != null && ir.target().convertsHalfNatively();
+  }
+
   /** Rounds an f32 to the nearest {@code d} value and back: the result of a primitive on d. */
   public static LLVMValueRef round(Ir ir, DType d, LLVMValueRef f) {
+    // A rounded value is never a signalling NaN, so the instruction's widening is exact here.
+    if (d == DType.F16 && convertsNatively(ir)) return widen(ir, fromF32(ir, d, f));
     return toF32(ir, d, fromF32(ir, d, f));
   }
 }

@@ -86,6 +86,29 @@ public final class Ir implements AutoCloseable {
     }
   }
 
+  /** Whether f16 → f32 widenings keep signalling NaNs signalling ({@link #keepingHalfNaNs}). */
+  private boolean keepHalfNaNs;
+
+  /**
+   * Evaluates {@code body} with f16 → f32 widenings keeping a signalling NaN's quiet bit clear, as
+   * the integer form does, where the target's instruction would set it: for code that observes
+   * f16 bits through the widened value (sort moves them, the total-order comparisons order them).
+   */
+  public <T> T keepingHalfNaNs(java.util.function.Supplier<T> body) {
+    boolean was = keepHalfNaNs;
+    keepHalfNaNs = true;
+    try {
+      return body.get();
+    } finally {
+      keepHalfNaNs = was;
+    }
+  }
+
+  /** Whether {@link #keepingHalfNaNs} is in effect. */
+  public boolean keepsHalfNaNs() {
+    return keepHalfNaNs;
+  }
+
   /** Whether {@link #nativeHalfWidening} is in effect. */
   public boolean nativeHalfWidening() {
     return nativeHalfWidening;

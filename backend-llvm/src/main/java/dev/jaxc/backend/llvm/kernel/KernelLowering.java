@@ -14,7 +14,10 @@ public final class KernelLowering {
       case REDUCE_SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_AND, REDUCE_OR, REDUCE_XOR, ARGMAX,
           ARGMIN, REDUCE -> ReduceKernel.emit(cx);
       case CUMSUM, CUMPROD, CUMMAX, CUMMIN, CUMLOGSUMEXP -> CumulativeKernel.emit(cx);
-      case SORT, TOP_K -> SortKernel.emit(cx);
+      case SORT, TOP_K -> cx.ir().keepingHalfNaNs(() -> {  // it moves f16 bits unchanged, as XLA's sort does
+        SortKernel.emit(cx);
+        return null;
+      });
       case DOT_GENERAL, CONV_GENERAL_DILATED -> GemmKernel.emit(cx);
       case GATHER, SCATTER, SCATTER_ADD, SCATTER_MUL, SCATTER_MIN, SCATTER_MAX, SCATTER_SUB,
           DYNAMIC_UPDATE_SLICE -> GatherScatterKernel.emit(cx);

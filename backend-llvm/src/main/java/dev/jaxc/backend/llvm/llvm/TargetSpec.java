@@ -48,6 +48,29 @@ public record TargetSpec(Arch arch, String triple, String cpu, String features, 
     return on;
   }
 
+  /**
+   * Whether f16 ↔ f32 conversions are one instruction whose results are the integer form's bits:
+   * AArch64 ({@code fcvt}; half precision has its own flush bit, FZ16, left clear) and x86-64 with
+   * F16C ({@code vcvtph2ps}, {@code vcvtps2ph}: round to nearest even, NaNs quieted keeping their
+   * top payload bits, f32 denormals read as zero under DAZ, which rounds them to zero anyway).
+   * NVPTX's conversions make NaNs canonical, so it keeps the integer form. Elsewhere LLVM would
+   * call compiler-rt helpers.
+   */
+  public boolean convertsHalfNatively() {
+    return switch (arch) {
+      case AARCH64 -> true;
+      case NVPTX -> false;
+      case X86_64 -> {
+        boolean on = false;
+        for (String f : features.split(",")) {
+          if (f.equals("+f16c")) on = true;
+          else if (f.equals("-f16c")) on = false;
+        }
+        yield on;
+      }
+    };
+  }
+
   public TargetSpec withCpu(String c, String f) {
     return new TargetSpec(arch, triple, c, f, optLevel);
   }
