@@ -44,6 +44,12 @@ final class GridRegions implements ParallelRegions {
     return LLVMGetValueName(ir.function()).getString().startsWith(BODY);
   }
 
+  /** A step with more than one region runs on one thread ({@link GridMapping}). */
+  @Override
+  public boolean severalPerStep() {
+    return false;
+  }
+
   @Override
   public void range(long n, long grain, long work, BiConsumer<LLVMValueRef, LLVMValueRef> body) {
     if (inBody()) {

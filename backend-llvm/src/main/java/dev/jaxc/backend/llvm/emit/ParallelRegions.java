@@ -36,6 +36,15 @@ public interface ParallelRegions {
   }
 
   /**
+   * Whether a step may emit several regions one after another (a concatenation as a loop per
+   * operand). A GPU maps a step's single region onto its grid and runs any other step on one
+   * thread, so it keeps one region per step.
+   */
+  default boolean severalPerStep() {
+    return true;
+  }
+
+  /**
    * The regions of a body that runs once per iteration of a sequential loop (while, scan): on the
    * CPU they need more work to be split, since each iteration's data was just written by one core.
    */

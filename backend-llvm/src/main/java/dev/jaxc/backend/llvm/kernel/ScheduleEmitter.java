@@ -256,6 +256,12 @@ public final class ScheduleEmitter {
       for (Var root : f.roots()) preloadScalars(plan.producer(root), seen, preloaded);
     }
     try {
+      Var only = f.roots().size() == 1 ? f.roots().get(0) : null;
+      Primitive rootPrimitive = only == null ? null : Primitive.byName(plan.producer(only).eqn().primitive()).orElse(null);
+      if (shape.rank() > 0 && rootPrimitive == Primitive.CONCATENATE && loops.parallel().severalPerStep()) {
+        byOperand(only, plan.producer(only).eqn(), perElement);
+        return;
+      }
       loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, idx -> {
         List<ElementGenerator> gens = new ArrayList<>();
         for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
@@ -266,6 +272,30 @@ public final class ScheduleEmitter {
       });
     } finally {
       for (Var v : preloaded) bound.remove(v);
+    }
+  }
+
+  /**
+   * A concatenation the group stores: a loop nest per operand over its own part of the result,
+   * so each element evaluates one operand, where the concatenation's generator evaluates every
+   * operand and selects (a scaled slice concatenated with another: 1.11 of XLA's time).
+   */
+  private void byOperand(Var root, Eqn e, long perElement) {
+    int dim = e.params().getInt("dimension");
+    ArrayType t = type(root);
+    Buffer out = plan.buffer(root);
+    long offset = 0;
+    for (Atom in : e.ins()) {
+      long[] sizes = type(in).shape().sizes();
+      long at = offset;
+      offset += sizes[dim];
+      long work = type(in).shape().elementCount() * perElement;
+      loops.forEachParallel(sizes, work, LoopEmitter.VECTOR_GRAIN, idx -> {
+        Value v = of(in).at(idx);
+        LLVMValueRef[] j = idx.dims().toArray(new LLVMValueRef[0]);
+        j[dim] = ir.add(j[dim], ir.i64(at));
+        access.store(bases.apply(out), t, Index.of(j), v);
+      });
     }
   }
 
