@@ -992,6 +992,24 @@ _conv("f32_to_f16", f32, f16, lambda r: (_f32_narrow_input(r, -26, 18, 0x1000),)
       "f32 -> f16 round-to-nearest-even incl. ties, overflow to inf, f16 subnormals, underflow", EXACT)
 _conv("f16_to_f32", f16, f32, lambda r: (np.arange(0, 65536, 97, dtype=np.uint32).astype(u16).view(f16),),
       "f16 -> f32 exact for a sweep of bit patterns (subnormals, inf, nan)", EXACT)
+_conv("f16_to_f32_dense", f16, f32, lambda r: (np.arange(0, 65536, 7, dtype=np.uint32).astype(u16).view(f16),),
+      "f16 -> f32 for every seventh bit pattern (F16C / AArch64 fcvt where the target has them, integers elsewhere)", EXACT)
+
+
+def _f32_around_f16(step):
+    # Each f16 value, the f32 ties halfway to its neighbours and one f32 ulp either side of them.
+    h = np.arange(0, 0x7C00, step, dtype=np.uint32).astype(u16).view(f16).astype(f32).view(u32)
+    half = np.where(h < 0x38800000, 0, 1 << 12).astype(u32)  # below 2^-14 the f16 step is fixed
+    parts = [h, h + half, h + half - 1, h + half + 1, h - half, h - half + 1]
+    x = np.concatenate(parts).view(f32)
+    nans = np.array([0x7F800001, 0x7FC00000, 0x7FBFFFFF, 0x7FFFFFFF, 0x7F802000, 0x7FA01000], u32).view(f32)
+    small = np.array([0x33000000, 0x33000001, 0x32FFFFFF, 0x33C00000, 0x387FC000, 0x387FE000, 0x00000001], u32).view(f32)
+    x = np.concatenate([x, nans, small])
+    return np.concatenate([x, -x])
+
+
+_conv("f32_to_f16_dense", f32, f16, lambda r: (_f32_around_f16(41),),
+      "f32 -> f16 at and around every 41st f16 value: ties to even, one ulp either side, NaN payloads, subnormals", EXACT)
 _conv("bf16_to_f32", bf16, f32, lambda r: (np.arange(0, 65536, 97, dtype=np.uint32).astype(u16).view(bf16),),
       "bf16 -> f32 exact for a sweep of bit patterns", EXACT)
 _conv("bf16_to_f16", bf16, f16, lambda r: (arr(fspecial(bf16) + list(r.uniform(-70000, 70000, 30)) +
@@ -2014,6 +2032,13 @@ _d("einsum_contractions",
                                                          "row-wise dot, diagonal")
 _d("einsum_attention", lambda q, k, v: jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(jnp.einsum("bhqd,bhkd->bhqk", q, k)), v),
    lambda r: (N(r, (2, 2, 3, 4)), N(r, (2, 2, 5, 4)), N(r, (2, 2, 5, 4))), "einsum attention contractions (4-D batch dims)")
+# B stored [batch, N, K] (keys in q @ k.T) is packed by L x L register transposes: whole panels
+# (24 columns on AVX2, 32 on AVX-512, 8 on NEON) and a partial one, K in whole blocks and a rest.
+_d("transposed_rhs_packed", lambda q, k, a, b: (jnp.einsum("bqd,bkd->bqk", q, k), a @ b.T),
+   lambda r: (N(r, (2, 30, 21)), N(r, (2, 53, 21)), N(r, (17, 40)), N(r, (70, 40))),
+   "q @ k.T with K the keys' minor axis (batched and 2-D): packed by register transposes")
+_d("transposed_rhs_packed_f64", lambda q, k: jnp.einsum("qd,kd->qk", q, k),
+   lambda r: (N(r, (9, 19), f64), N(r, (37, 19), f64)), "f64 q @ k.T, K minor in k", T64, x64=True)
 _d("einsum_misc", lambda a, b, x: (jnp.einsum("ijk,jl->ikl", a, b), jnp.einsum("bi,bj->bij", x, x), jnp.einsum("i,i->", x[0], x[1])),
    lambda r: (N(r, (2, 3, 4)), N(r, (3, 5)), N(r, (2, 6))), "einsum with non-leading contraction, batched outer, scalar")
 _d("preferred_f32_from_bf16", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32),
@@ -2329,6 +2354,13 @@ _nn("rope_rotate_half", _rope, lambda r: (N(r, (2, 6, 8)), N(r, (6, 8)), N(r, (6
     "rotary embedding: x * cos + concatenate([-x2, x1]) * sin", T32)
 _nn("pad_of_affine_slice", lambda x: jnp.pad(x[:, 1:] * 2.0 + 1.0, ((1, 2), (0, 3)), constant_values=-1.0) + 0.5,
     lambda r: (N(r, (5, 7)),), "jnp.pad of 2 * x[:, 1:] + 1 with a constant, plus 0.5", T32)
+# Float → narrow-integer conversions go through i32 and a clamp (x86 has no vector conversion
+# to 8 or 16 bits), and float → i32 clamps before a plain conversion: runs long enough for the
+# vector loop, with NaN, infinities and out-of-range values among them.
+_nn("quantize_int8", lambda x: (jnp.clip(jnp.round(x * 127), -128, 127).astype(jnp.int8), (x * 300).astype(jnp.int16),
+                                (x * 1e5).astype(jnp.uint16), (x * 3e9).astype(jnp.int32), (x * 200).astype(jnp.uint8)),
+    lambda r: (arr(_F2I_SPECIAL + list(r.uniform(-1.5, 1.5, 300)), f32),),
+    "int8 quantisation (round, clip, convert) and saturating f32 -> i16 / u16 / i32 / u8 over vector-length runs", EXACT)
 _nn("softmax", lambda x: (jax.nn.softmax(x), jax.nn.softmax(x, axis=0)),
     lambda r: (np.concatenate([N(r, (3, 6), f32, 3.0), np.array([[1000, 1000, -inf, 0, 0, 0]], f32)]),),
     "jax.nn.softmax along both axes incl. huge values and -inf")

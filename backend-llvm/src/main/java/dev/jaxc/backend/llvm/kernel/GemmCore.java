@@ -78,6 +78,16 @@ public final class GemmCore {
     }
 
     /**
+     * As {@link #rowMajorKN} for an operand laid out [batch…, N, K] (K its minor axis, as
+     * attention's keys in {@code q @ k.T}): element (batch b, reduction k, N index j) at {@code
+     * base[(b·N + j)·K + k]}; null otherwise. {@link GemmPacking} then packs B by register
+     * transposes.
+     */
+    default LLVMValueRef columnMajorNK() {
+      return null;
+    }
+
+    /**
      * Whether the operand's memory-minor axis is the last reduction axis (consecutive k, adjacent
      * elements): then an output axis that only this operand reads strides through memory, and
      * the nest sums each output element along k instead ({@link Nest#dotForm}).

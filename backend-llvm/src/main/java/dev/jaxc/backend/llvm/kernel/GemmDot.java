@@ -56,7 +56,11 @@ final class GemmDot {
     int lhsFree = lhs.rank() - nb - dn.lhsContract().length;
     GemmCore.Operand lhsOp = operand(ir, cx.operands().get(0), a, as, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), nb);
     GemmCore.Operand rhsOp = operand(ir, cx.operands().get(1), b, as, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), nb + lhsFree);
-    if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract())) rhsOp = inPlace(rhsOp, () -> cx.operandBase(1));
+    if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), false)) {
+      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), false);
+    } else if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), true)) {
+      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), true);
+    }
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
     return new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
@@ -66,21 +70,21 @@ final class GemmDot {
   /**
    * Whether rhs lies in memory as the packed GEMM's B can be read in place: a buffer (not a
    * literal) laid out [batch…, K, N] (batch axes first in order, one contracting axis, then one free
-   * axis), whose dtype is the accumulation dtype (f32 or f64) and whose elements are read as they
-   * are (denormals flushed by the hardware, not in software).
+   * axis; {@code nk}: [batch…, N, K]), whose dtype is the accumulation dtype (f32 or f64) and whose
+   * elements are read as they are (denormals flushed by the hardware, not in software).
    */
   private static boolean inPlace(KernelContext cx, DType b, DType as, DType acc, int rank, long[] batch,
-      long[] contract) {
+      long[] contract, boolean nk) {
     if (cx.plan() == null || !(cx.eqn().ins().get(1) instanceof Var)) return false;
     if (b != as || as != acc || (acc != DType.F32 && acc != DType.F64)) return false;
     if (cx.ir().numerics().flushesInSoftware(acc)) return false;
-    if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length) return false;
+    if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length + (nk ? 1 : 0)) return false;
     for (int i = 0; i < batch.length; i++) if (batch[i] != i) return false;
     return true;
   }
 
-  /** {@code op} with its buffer's address (asked only when the packed form reads it in place). */
-  private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base) {
+  /** {@code op} with its buffer's address (asked only when the packed form reads it in place or packs it from there). */
+  private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base, boolean nk) {
     return new GemmCore.Operand() {
       @Override
       public GemmCore.Term at(Index out, Index red) {
@@ -94,7 +98,12 @@ final class GemmDot {
 
       @Override
       public LLVMValueRef rowMajorKN() {
-        return base.get();
+        return nk ? null : base.get();
+      }
+
+      @Override
+      public LLVMValueRef columnMajorNK() {
+        return nk ? base.get() : null;
       }
 
       @Override

@@ -84,6 +84,8 @@ final class GemmPacked {
   private final LLVMValueRef bDirect;
   /** B's own rows where B is a plain row-major array (packed by whole-panel vector copies), else null. */
   private final LLVMValueRef bRows;
+  /** B's own columns where B is a plain [batch…, N, K] array (packed by register transposes), else null. */
+  private final LLVMValueRef bCols;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -121,6 +123,7 @@ final class GemmPacked {
     this.packing = new GemmPacking(ir, s, acc, bl, fmt);
     this.bDirect = inPlace && nPad == n ? direct : null;
     this.bRows = direct;
+    this.bCols = loops == null || fmt.grouped() || fmt.kStep() > 1 ? null : s.b().columnMajorNK();
   }
 
   /**
@@ -178,7 +181,8 @@ final class GemmPacked {
       LLVMValueRef[] bIdx = GemmPacking.decode(ir, bi, sizes(batchAxes));
       LLVMValueRef slice = ir.gep(pt, bAll, ir.add(ir.mul(bi, ir.i64(perBatch)), ir.mul(k0, ir.i64(nPad))));
       LLVMValueRef rows = bRows == null ? null : ir.gep(t, bRows, ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(n)));
-      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx), rows);
+      LLVMValueRef cols = bCols == null ? null : ir.gep(t, bCols, ir.add(ir.mul(ir.mul(bi, ir.i64(n)), ir.i64(k)), k0));
+      packing.packB(slice, k0, depth, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx), rows, cols, k);
     }));
     // The A block, then (from a cache line on) the C block, then (quads) A's row sums.
     long aBytes = (mc * kc * pbytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
