@@ -120,6 +120,100 @@ def _(x): return jnp.max(x, axis=0)
 def _(x): return jnp.var(x, axis=1), jnp.mean(x, axis=1)
 @w("gather_rows_2d", f32(100000,128), i32(100000, 8192))
 def _(t, i): return t[i] * 2.0
+
+# Second batch (fourteenth session): layouts, loops, quantisation, other dtypes and special functions.
+def i8(*s): return rng.integers(-128, 128, s).astype(np.int8)
+@w("causal_attention", f32(8,512,64), f32(8,512,64), f32(8,512,64))
+def _(q, k, v):
+    s = jnp.einsum("hqd,hkd->hqk", q, k) / 8.0
+    m = jnp.arange(512)[:, None] >= jnp.arange(512)[None, :]
+    return jax.nn.softmax(jnp.where(m, s, -jnp.inf), axis=-1) @ v
+@w("attention_bqhd", f32(2,512,8,64), f32(2,512,8,64), f32(2,512,8,64))
+def _(q, k, v): return jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) / 8.0, axis=-1), v)
+@w("head_split", f32(1024,512))
+def _(x): return x.reshape(1024, 8, 64).transpose(1, 0, 2) * 2.0
+@w("transpose_021", f32(64,512,512))
+def _(x): return jnp.swapaxes(x, 1, 2) + 1.0
+@w("outer_product", f32(4096), f32(4096))
+def _(x, y): return x[:, None] * y[None, :]
+@w("sum_mid_axis", f32(256,256,256))
+def _(x): return jnp.sum(x, axis=1)
+@w("global_avg_pool", f32(32,28,28,256))
+def _(x): return jnp.mean(x, axis=(1, 2))
+@w("roll", f32(4096,1024))
+def _(x): return jnp.roll(x, 7, axis=1)
+@w("pad_2d", f32(4096,1024))
+def _(x): return jnp.pad(x, ((1, 1), (3, 5)))
+@w("tile", f32(4096,256))
+def _(x): return jnp.tile(x, (1, 4))
+@w("quantize_i8", f32(4096,1024))
+def _(x): return jnp.clip(jnp.round(x * 127), -128, 127).astype(jnp.int8)
+@w("dequant_matmul", f32(256,1024), i8(1024,1024), f32(1024))
+def _(x, q, s): return x @ (q.astype(jnp.float32) * s)
+@w("int8_matmul", i8(512,1024), i8(1024,512))
+def _(a, b): return lax.dot(a, b, preferred_element_type=jnp.int32)
+@w("bf16_matmul", f32(1024,1024).astype(jnp.bfloat16), f32(1024,1024).astype(jnp.bfloat16))
+def _(a, b): return a @ b
+@w("f16_elementwise", f32(4096,1024).astype(np.float16), f32(4096,1024).astype(np.float16))
+def _(x, y): return x * y + jnp.tanh(x)
+@w("erf_log1p_expm1", f32(4096,1024))
+def _(x): return lax.erf(x) + jnp.log1p(jnp.abs(x)) + jnp.expm1(x)
+@w("atan2", f32(4096,1024), f32(4096,1024))
+def _(x, y): return jnp.arctan2(x, y)
+@w("pow", f32(4096,1024))
+def _(x): return jnp.abs(x) ** 2.5 + x ** 3
+@w("log_sigmoid", f32(4096,1024))
+def _(x): return jax.nn.log_sigmoid(x)
+@w("bce_logits", f32(4096,1024), f32(4096,1024))
+def _(x, z): return jnp.mean(jnp.maximum(x, 0) - x * z + jnp.log1p(jnp.exp(-jnp.abs(x))))
+@w("cumsum_axis0", f32(4096,1024))
+def _(x): return jnp.cumsum(x, axis=0)
+@w("cummax", f32(1024,4096))
+def _(x): return lax.cummax(x, axis=1)
+@w("sort_1d", f32(1 << 20))
+def _(x): return jnp.sort(x)
+@w("argmin_axis0", f32(4096,1024))
+def _(x): return jnp.argmin(x, axis=0)
+@w("small_batched_matmul", f32(16384,8,8), f32(16384,8,8))
+def _(a, b): return a @ b
+@w("conv1d", f32(16,4096,64), f32(5,64,64))
+def _(x, k): return lax.conv_general_dilated(x, k, (1,), "SAME", dimension_numbers=("NWC","WIO","NWC"))
+@w("ema_scan", f32(1000,1024))
+def _(xs): return lax.scan(lambda c, x: (0.9 * c + 0.1 * x, 0.9 * c + 0.1 * x), jnp.zeros(1024), xs)[1]
+@w("fori_elementwise", f32(65536))
+def _(x): return lax.fori_loop(0, 100, lambda i, x: x * 0.99 + 0.01 * jnp.sin(x), x)
+@w("take_axis1", f32(1024,4096), i32(4096, 1024))
+def _(x, i): return jnp.take(x, i, axis=1)
+@w("resize_bilinear", f32(8,64,64,32))
+def _(x): return jax.image.resize(x, (8, 128, 128, 32), "bilinear")
+@w("l2_normalize", f32(8192,512))
+def _(x): return x / jnp.linalg.norm(x, axis=-1, keepdims=True)
+@w("cosine_sim", f32(1024,256), f32(1024,256))
+def _(a, b):
+    a = a / jnp.linalg.norm(a, axis=-1, keepdims=True); b = b / jnp.linalg.norm(b, axis=-1, keepdims=True)
+    return a @ b.T
+@w("softmax_axis0", f32(1024,4096))
+def _(x): return jax.nn.softmax(x, axis=0)
+@w("tril", f32(4096,4096))
+def _(x): return jnp.tril(x)
+@w("clip_grad_norm", f32(4096,1024), f32(1024))
+def _(g1, g2):
+    n = jnp.sqrt(jnp.sum(g1 * g1) + jnp.sum(g2 * g2)); s = jnp.minimum(1.0, 1.0 / n)
+    return g1 * s, g2 * s
+@w("mse_grad_w", f32(4096,256), f32(256,128), f32(4096,128))
+def _(x, wt, y): return jax.grad(lambda wt: jnp.mean((x @ wt - y) ** 2))(wt)
+@w("log_softmax", f32(4096,1024))
+def _(x): return jax.nn.log_softmax(x)
+@w("max_int_rows", i32(1 << 30, 4096, 1024))
+def _(x): return jnp.max(x, axis=1)
+@w("any_rows", f32(4096,1024))
+def _(x): return jnp.any(x > 0.999, axis=1)
+@w("count_positive", f32(4096,1024))
+def _(x): return jnp.sum(x > 0, axis=1)
+@w("matmul_at_b", f32(1024,1024), f32(1024,1024))
+def _(a, b): return a.T @ b
+@w("conv_grad_kernel", f32(8,56,56,64), f32(3,3,64,64))
+def _(x, k): return jax.grad(lambda k: jnp.sum(lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC")) ** 2))(k)
 only = sys.argv[2:] or sorted(W)
 OUT = tempfile.mkdtemp(prefix="jaxc-extra-")
 for name in only:
@@ -146,7 +240,7 @@ for name in only:
         t = time.perf_counter(); rc = f(inp, op); tj.append(time.perf_counter() - t)
         t = time.perf_counter(); jax.block_until_ready(jf(*xs)); tx.append(time.perf_counter() - t)
         if time.time() > budget and i >= 5: break
-    ok = rc == 0 and all(np.allclose(o, np.asarray(r_), rtol=1e-4, atol=1e-4, equal_nan=True) for o, r_ in zip(outs, ref))
+    ok = rc == 0 and all(np.allclose(o.astype(np.float64), np.asarray(r_).astype(np.float64), rtol=1e-4, atol=1e-4, equal_nan=True) for o, r_ in zip(outs, ref))
     if not ok and rc == 0:  # say how far: long sums differ from XLA's in their last bits
         err = max(float(np.max(np.nan_to_num(np.abs(o.astype(np.float64) - np.asarray(r_, np.float64))) / (np.abs(np.asarray(r_, np.float64)).max() + 1e-30)))
                   for o, r_ in zip(outs, ref))
