@@ -30,7 +30,8 @@ final class MathLowering {
     this.arith = arith;
     // The denormal mode attribute is set by Compiler; FTZ is set in hardware where the numerics say so.
     this.lib = new MathLibrary(ir.module, false, ir.numerics().flushesInHardware(),
-        ir.numerics().denormals() == Numerics.Denormals.IEEE, ir.target() != null && ir.target().roundsNatively());
+        ir.numerics().denormals() == Numerics.Denormals.IEEE, ir.target() != null && ir.target().roundsNatively(),
+        ir.target() != null && ir.target().arch() != dev.jaxc.backend.llvm.llvm.TargetSpec.Arch.NVPTX);
     this.complex = new ComplexMath(ir, arith, lib);
   }
 

@@ -108,7 +108,9 @@ public final class ModulePartitions {
     int anonymous = 0;
     for (LLVMValueRef g : globals) {
       if (LLVMGetLinkage(g) == LLVMAppendingLinkage) {  // destructors: partition 0's alone
-        if (p != 0) LLVMDeleteGlobal(g);
+        // llvm.compiler.used keeps the math functions' vector forms (local: each partition has
+        // its own copies) until the loop vectoriser has asked for them.
+        if (p != 0 && !name(g).equals("llvm.compiler.used")) LLVMDeleteGlobal(g);
         continue;
       }
       if (LLVMIsDeclaration(g) != 0) continue;

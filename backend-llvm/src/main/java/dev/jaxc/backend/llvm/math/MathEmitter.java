@@ -31,7 +31,18 @@ final class MathEmitter {
   private final LLVMTypeRef elemF;
   private final LLVMTypeRef elemI;
 
+  /**
+   * Whether every argument is known to lie in the common range of a function with a rare slow
+   * path ({@link MathLibrary#function}): trig reductions then leave Payne–Hanek out.
+   */
+  private final boolean commonRange;
+
   MathEmitter(MathLibrary lib, LLVMBuilderRef b, boolean f64, int lanes) {
+    this(lib, b, f64, lanes, false);
+  }
+
+  MathEmitter(MathLibrary lib, LLVMBuilderRef b, boolean f64, int lanes, boolean commonRange) {
+    this.commonRange = commonRange;
     this.lib = lib;
     this.b = b;
     this.ctx = lib.context();
@@ -44,6 +55,11 @@ final class MathEmitter {
   }
 
   // ---- the type -------------------------------------------------------------------------------
+
+  /** Whether the argument lies in the common range (see {@link MathLibrary#function}). */
+  public boolean commonRange() {
+    return commonRange;
+  }
 
   public boolean isF64() {
     return f64;
@@ -69,7 +85,7 @@ final class MathEmitter {
 
   /** The emitter for doubles with this emitter's lane count (itself when already f64). */
   public MathEmitter wide() {
-    return f64 ? this : new MathEmitter(lib, b, true, lanes);
+    return f64 ? this : new MathEmitter(lib, b, true, lanes, commonRange);
   }
 
   public LLVMValueRef toWide(LLVMValueRef x) {

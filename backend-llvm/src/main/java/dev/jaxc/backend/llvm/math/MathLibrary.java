@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.backend.llvm.llvm.Llvm;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMAttributeRef;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
@@ -26,6 +27,9 @@ public final class MathLibrary {
   private final boolean arithmeticFlushed;
   private final boolean keepsDenormals;
   private final boolean nativeRounding;
+  private final boolean splitRarePaths;
+  /** Vector forms kept for the loop vectoriser ({@code llvm.compiler.used}). */
+  private final java.util.List<LLVMValueRef> kept = new java.util.ArrayList<>();
 
   /**
    * {@code flushDenormals}: the code will run with the FTZ and DAZ bits set (MXCSR on x86, FPCR.FZ
@@ -66,6 +70,19 @@ public final class MathLibrary {
    */
   public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals,
       boolean nativeRounding) {
+    this(module, flushDenormals, arithmeticFlushed, keepsDenormals, nativeRounding, false);
+  }
+
+  /**
+   * {@code splitRarePaths}: sin, cos and tan called on scalars call an out-of-line function that
+   * LLVM's loop vectoriser replaces by vector forms ({@code vector-function-abi-variant}), each
+   * branching once per vector between the Cody–Waite reduction alone, where every lane is below
+   * 2^19, and the whole branch-free function. Straight-line code computes Payne–Hanek for every
+   * element, which was 60% of an f32 sin's time. For CPUs: a GPU would diverge per warp.
+   */
+  public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals,
+      boolean nativeRounding, boolean splitRarePaths) {
+    this.splitRarePaths = splitRarePaths;
     this.module = module;
     this.ctx = LLVMGetModuleContext(module);
     this.flushDenormals = flushDenormals;
@@ -106,10 +123,98 @@ public final class MathLibrary {
     for (LLVMValueRef a : args) {
       if (!LLVMTypeOf(a).equals(type)) throw new IllegalArgumentException(fn + ": arguments of different types");
     }
-    LLVMValueRef f = function(fn, type);
+    boolean split = splitRarePaths && rarePath(fn) && LLVMGetTypeKind(type) != LLVMVectorTypeKind;
+    LLVMValueRef f = split ? split(fn, type) : function(fn, type);
     PointerPointer<LLVMValueRef> as = new PointerPointer<>(args.length);
     for (int i = 0; i < args.length; i++) as.put(i, args[i]);
-    return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, as, args.length, "");
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, as, args.length, "");
+    if (split) {
+      StringBuilder variants = new StringBuilder();
+      boolean f64 = LLVMGetTypeKind(type) == LLVMDoubleTypeKind;
+      for (int lanes = 2; lanes <= (f64 ? 8 : 16); lanes *= 2) {
+        LLVMValueRef v = split(fn, LLVMVectorType(type, lanes));
+        if (variants.length() > 0) variants.append(',');
+        variants.append("_ZGV_LLVM_N").append(lanes).append("v".repeat(fn.arity())).append('_')
+            .append(LLVMGetValueName(f).getString()).append('(').append(LLVMGetValueName(v).getString()).append(')');
+      }
+      String k = "vector-function-abi-variant";
+      String v = variants.toString();
+      LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
+    }
+    return call;
+  }
+
+  /** The functions with a slow path for rare arguments (Payne–Hanek reduction). */
+  private static boolean rarePath(MathFn fn) {
+    return fn == MathFn.SIN || fn == MathFn.COS || fn == MathFn.TAN;
+  }
+
+  /**
+   * {@code jaxc.<fn>.split.<type>}: one branch (a uniform one for vectors) between the function
+   * for the common range and the whole function; out of line, without memory effects, so the
+   * loop vectoriser maps a scalar call to its vector form of the loop's width.
+   */
+  private LLVMValueRef split(MathFn fn, LLVMTypeRef type) {
+    int lanes = LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetVectorSize(type) : 0;
+    LLVMTypeRef elem = lanes == 0 ? type : LLVMGetElementType(type);
+    boolean f64 = LLVMGetTypeKind(elem) == LLVMDoubleTypeKind;
+    String name = "jaxc." + fn.id() + ".split." + (lanes == 0 ? "" : "v" + lanes) + (f64 ? "f64" : "f32");
+    LLVMValueRef f = LLVMGetNamedFunction(module, name);
+    if (f != null && !f.isNull()) return f;
+    PointerPointer<LLVMTypeRef> params = new PointerPointer<>(fn.arity());
+    for (int i = 0; i < fn.arity(); i++) params.put(i, type);
+    f = LLVMAddFunction(module, name, LLVMFunctionType(type, params, fn.arity(), 0));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    addAttribute(f, "noinline");
+    addAttribute(f, "nounwind");
+    addAttribute(f, "willreturn");
+    addAttribute(f, "memory");  // none: its only loads are of constant tables
+    denormalAttributes(f);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    try {
+      LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+      LLVMValueRef x = LLVMGetParam(f, 0);
+      MathEmitter common = new MathEmitter(this, b, f64, lanes, true);
+      LLVMValueRef in = common.lt(common.abs(x), common.c(TrigReduction.COMMON_LIMIT));
+      if (lanes > 0) {
+        LLVMTypeRef boolVec = LLVMTypeOf(in);
+        LLVMValueRef reduce = LLVMGetNamedFunction(module, "llvm.vector.reduce.and.v" + lanes + "i1");
+        if (reduce == null || reduce.isNull()) {
+          PointerPointer<LLVMTypeRef> one = new PointerPointer<>(1);
+          one.put(0, boolVec);
+          reduce = LLVMAddFunction(module, "llvm.vector.reduce.and.v" + lanes + "i1",
+              LLVMFunctionType(LLVMInt1TypeInContext(ctx), one, 1, 0));
+        }
+        PointerPointer<LLVMValueRef> arg = new PointerPointer<>(1);
+        arg.put(0, in);
+        in = LLVMBuildCall2(b, LLVMGlobalGetValueType(reduce), reduce, arg, 1, "");
+      }
+      LLVMBasicBlockRef usual = LLVMAppendBasicBlockInContext(ctx, f, "common");
+      LLVMBasicBlockRef rare = LLVMAppendBasicBlockInContext(ctx, f, "rare");
+      LLVMBuildCondBr(b, in, usual, rare);
+      LLVMPositionBuilderAtEnd(b, usual);
+      LLVMBuildRet(b, emit(common, fn, x, null));
+      LLVMPositionBuilderAtEnd(b, rare);
+      LLVMBuildRet(b, emit(new MathEmitter(this, b, f64, lanes), fn, x, null));
+    } finally {
+      LLVMDisposeBuilder(b);
+    }
+    if (lanes > 0) keep(f);
+    return f;
+  }
+
+  /** Adds {@code f} to {@code llvm.compiler.used}, so no pass deletes it before the vectoriser asks for it. */
+  private void keep(LLVMValueRef f) {
+    kept.add(f);
+    LLVMValueRef old = LLVMGetNamedGlobal(module, "llvm.compiler.used");
+    if (old != null && !old.isNull()) LLVMDeleteGlobal(old);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+    PointerPointer<LLVMValueRef> elems = new PointerPointer<>(kept.size());
+    for (int i = 0; i < kept.size(); i++) elems.put(i, kept.get(i));
+    LLVMValueRef g = LLVMAddGlobal(module, LLVMArrayType(ptr, kept.size()), "llvm.compiler.used");
+    LLVMSetInitializer(g, LLVMConstArray(ptr, elems, kept.size()));
+    LLVMSetLinkage(g, LLVMAppendingLinkage);
+    LLVMSetSection(g, "llvm.metadata");
   }
 
   /** The function {@code jaxc.<fn>.<type>}, emitted into the module when first asked for. */
@@ -135,13 +240,7 @@ public final class MathLibrary {
     LLVMSetLinkage(f, LLVMInternalLinkage);
     addAttribute(f, "alwaysinline");
     addAttribute(f, "nounwind");
-    if (flushDenormals) {
-      String v = "preserve-sign,preserve-sign";
-      for (String k : new String[] {"denormal-fp-math", "denormal-fp-math-f32"}) {
-        LLVMAttributeRef a = LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length());
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a);
-      }
-    }
+    denormalAttributes(f);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     try {
       LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
@@ -201,6 +300,15 @@ public final class MathLibrary {
     LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
     LLVMSetAlignment(g, 16);
     return g;
+  }
+
+  private void denormalAttributes(LLVMValueRef f) {
+    if (!flushDenormals) return;
+    String v = "preserve-sign,preserve-sign";
+    for (String k : new String[] {"denormal-fp-math", "denormal-fp-math-f32"}) {
+      LLVMAttributeRef a = LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length());
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, a);
+    }
   }
 
   private void addAttribute(LLVMValueRef f, String attr) {

@@ -18,6 +18,11 @@ final class TrigReduction {
   record Reduced(LLVMValueRef quadrant, LLVMValueRef hi, LLVMValueRef lo) {}
 
   private static final double CODY_WAITE_LIMIT = 0x1p19 * 1.5707963267948966;
+  /**
+   * Arguments of smaller magnitude take the Cody–Waite reduction: the common range of sin, cos
+   * and tan, whose vector forms skip Payne–Hanek where every lane is in it ({@link MathLibrary}).
+   */
+  static final double COMMON_LIMIT = 0x1p19;
 
   private TrigReduction() {}
 
@@ -31,6 +36,7 @@ final class TrigReduction {
     LLVMValueRef lo = w.sub(w.add(s1.lo(), s2.lo()), w.mul(n[0], w.c(p[3])));
     Dd cw = w.fastTwoSum(s2.hi(), lo);
 
+    if (w.commonRange()) return new Reduced(n[1], cw.hi(), cw.lo());
     Reduced ph = payneHanek(w, x, narrow);
     LLVMValueRef small = w.lt(w.abs(x), w.c(CODY_WAITE_LIMIT));
     return new Reduced(w.isel(small, n[1], ph.quadrant), w.sel(small, cw.hi(), ph.hi), w.sel(small, cw.lo(), ph.lo));
