@@ -2039,6 +2039,13 @@ _d("transposed_rhs_packed", lambda q, k, a, b: (jnp.einsum("bqd,bkd->bqk", q, k)
    "q @ k.T with K the keys' minor axis (batched and 2-D): packed by register transposes")
 _d("transposed_rhs_packed_f64", lambda q, k: jnp.einsum("qd,kd->qk", q, k),
    lambda r: (N(r, (9, 19), f64), N(r, (37, 19), f64)), "f64 q @ k.T, K minor in k", T64, x64=True)
+# A stored [batch, K, M] (x.T @ dy) is packed by L x L register transposes: whole blocks of L
+# rows and L K steps, then the K tail of those rows and the remaining rows element by element.
+_d("transposed_lhs_packed", lambda a, b, x, y: (a.T @ b, jnp.einsum("bkm,bkn->bmn", x, y)),
+   lambda r: (N(r, (45, 30)), N(r, (45, 26)), N(r, (2, 21, 19)), N(r, (2, 21, 29))),
+   "x.T @ y with M the lhs's minor axis (2-D and batched): packed by register transposes")
+_d("transposed_lhs_packed_f64", lambda a, b: a.T @ b,
+   lambda r: (N(r, (23, 14), f64), N(r, (23, 11), f64)), "f64 x.T @ y, M minor in x", T64, x64=True)
 _d("einsum_misc", lambda a, b, x: (jnp.einsum("ijk,jl->ikl", a, b), jnp.einsum("bi,bj->bij", x, x), jnp.einsum("i,i->", x[0], x[1])),
    lambda r: (N(r, (2, 3, 4)), N(r, (3, 5)), N(r, (2, 6))), "einsum with non-leading contraction, batched outer, scalar")
 _d("preferred_f32_from_bf16", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32),

@@ -88,6 +88,16 @@ public final class GemmCore {
     }
 
     /**
+     * For A, the address of its buffer where it is laid out [batch…, K, M] (M minor, as the
+     * transposed activations of a weight gradient {@code x.T @ dy}): element (batch b, M index
+     * i, reduction k) at {@code base[(b·K + k)·M + i]}; null otherwise. {@link GemmPacking} then
+     * packs A by register transposes.
+     */
+    default LLVMValueRef columnMajorMK() {
+      return null;
+    }
+
+    /**
      * Whether the operand's memory-minor axis is the last reduction axis (consecutive k, adjacent
      * elements): then an output axis that only this operand reads strides through memory, and
      * the nest sums each output element along k instead ({@link Nest#dotForm}).

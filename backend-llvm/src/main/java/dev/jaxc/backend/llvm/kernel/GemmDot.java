@@ -56,10 +56,13 @@ final class GemmDot {
     int lhsFree = lhs.rank() - nb - dn.lhsContract().length;
     GemmCore.Operand lhsOp = operand(ir, cx.operands().get(0), a, as, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), nb);
     GemmCore.Operand rhsOp = operand(ir, cx.operands().get(1), b, as, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), nb + lhsFree);
-    if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), false)) {
-      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), false);
-    } else if (inPlace(cx, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), true)) {
-      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), true);
+    if (inPlace(cx, 1, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), false)) {
+      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), Layout.B_KN);
+    } else if (inPlace(cx, 1, b, as, acc, rhs.rank(), dn.rhsBatch(), dn.rhsContract(), true)) {
+      rhsOp = inPlace(rhsOp, () -> cx.operandBase(1), Layout.B_NK);
+    }
+    if (inPlace(cx, 0, a, as, acc, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), false)) {
+      lhsOp = inPlace(lhsOp, () -> cx.operandBase(0), Layout.A_KM);
     }
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
@@ -67,24 +70,35 @@ final class GemmDot {
         GemmAccumulator.plain(ir, as, as, acc, out), cx::storeResult);
   }
 
+  /** How an operand read from its buffer lies in memory (batch axes first in every case). */
+  private enum Layout {
+    /** rhs [batch…, K, N]: read in place or packed by row copies. */
+    B_KN,
+    /** rhs [batch…, N, K]: packed by register transposes. */
+    B_NK,
+    /** lhs [batch…, K, M]: packed by register transposes. */
+    A_KM
+  }
+
   /**
-   * Whether rhs lies in memory as the packed GEMM's B can be read in place: a buffer (not a
-   * literal) laid out [batch…, K, N] (batch axes first in order, one contracting axis, then one free
-   * axis; {@code nk}: [batch…, N, K]), whose dtype is the accumulation dtype (f32 or f64) and whose
-   * elements are read as they are (denormals flushed by the hardware, not in software).
+   * Whether operand {@code operand} lies in memory as the packed GEMM can read it from its buffer: a
+   * buffer (not a literal) laid out [batch…, K, free] (batch axes first in order, one contracting
+   * axis, then one free axis; {@code freeFirst}: [batch…, free, K]), whose dtype is the
+   * accumulation dtype (f32 or f64) and whose elements are read as they are (denormals flushed by
+   * the hardware, not in software).
    */
-  private static boolean inPlace(KernelContext cx, DType b, DType as, DType acc, int rank, long[] batch,
-      long[] contract, boolean nk) {
-    if (cx.plan() == null || !(cx.eqn().ins().get(1) instanceof Var)) return false;
+  private static boolean inPlace(KernelContext cx, int operand, DType b, DType as, DType acc, int rank, long[] batch,
+      long[] contract, boolean freeFirst) {
+    if (cx.plan() == null || !(cx.eqn().ins().get(operand) instanceof Var)) return false;
     if (b != as || as != acc || (acc != DType.F32 && acc != DType.F64)) return false;
     if (cx.ir().numerics().flushesInSoftware(acc)) return false;
-    if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length + (nk ? 1 : 0)) return false;
+    if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length + (freeFirst ? 1 : 0)) return false;
     for (int i = 0; i < batch.length; i++) if (batch[i] != i) return false;
     return true;
   }
 
   /** {@code op} with its buffer's address (asked only when the packed form reads it in place or packs it from there). */
-  private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base, boolean nk) {
+  private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base, Layout layout) {
     return new GemmCore.Operand() {
       @Override
       public GemmCore.Term at(Index out, Index red) {
@@ -98,17 +112,27 @@ final class GemmDot {
 
       @Override
       public LLVMValueRef rowMajorKN() {
-        return nk ? null : base.get();
+        return layout == Layout.B_KN ? base.get() : null;
       }
 
       @Override
       public LLVMValueRef columnMajorNK() {
-        return nk ? base.get() : null;
+        return layout == Layout.B_NK ? base.get() : null;
+      }
+
+      @Override
+      public LLVMValueRef columnMajorMK() {
+        return layout == Layout.A_KM ? base.get() : null;
       }
 
       @Override
       public boolean minorAlongReduction() {
         return op.minorAlongReduction();
+      }
+
+      @Override
+      public boolean packable() {
+        return op.packable();
       }
     };
   }

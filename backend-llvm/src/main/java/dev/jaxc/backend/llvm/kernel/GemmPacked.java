@@ -86,6 +86,8 @@ final class GemmPacked {
   private final LLVMValueRef bRows;
   /** B's own columns where B is a plain [batch…, N, K] array (packed by register transposes), else null. */
   private final LLVMValueRef bCols;
+  /** A's own columns where A is a plain [batch…, K, M] array (packed by register transposes), else null. */
+  private final LLVMValueRef aCols;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -124,6 +126,7 @@ final class GemmPacked {
     this.bDirect = inPlace && nPad == n ? direct : null;
     this.bRows = direct;
     this.bCols = loops == null || fmt.grouped() || fmt.kStep() > 1 ? null : s.b().columnMajorNK();
+    this.aCols = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() ? null : s.a().columnMajorMK();
   }
 
   /**
@@ -233,7 +236,8 @@ final class GemmPacked {
           LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
           LLVMValueRef bp = ir.gep(pt, bBatch, ir.mul(k0, ir.i64(nPad)));
           LLVMValueRef first = ir.icmp(LLVMIntEQ, kb, ir.i64(0));
-          packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first);
+          LLVMValueRef aK = aCols == null ? null : ir.gep(t, aCols, ir.add(ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(m)), m0));
+          packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, aK, m);
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt);
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
           LLVMValueRef steps = fmt.pad(ir, depth);

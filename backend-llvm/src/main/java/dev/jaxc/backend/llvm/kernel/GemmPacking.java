@@ -113,8 +113,7 @@ final class GemmPacking {
   /**
    * Packs the {@code whole} full panels of a B stored [N, K] (column j's K slice at {@code cols +
    * j·ld}) in blocks of L × L (L = lanes): L loads along K from L columns, a transpose in
-   * registers (log2 L rounds of shuffles, each swapping the off-diagonal h × h blocks of every 2h ×
-   * 2h block), L stores along N. Element by element, the packing took 28% of an attention's time
+   * registers ({@link #transpose}), L stores along N. Element by element, the packing took 28% of an attention's time
    * whose keys are laid out so ({@code einsum("bqhd,bkhd->bhqk")}). K steps past the last whole
    * block go element by element.
    */
@@ -131,21 +130,7 @@ final class GemmPacking {
           LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), ir.i64(j0 + r));
           v[r] = ir.load(vec, ir.gep(t, cols, ir.add(ir.mul(col, ir.i64(ld)), kk)), bytes);
         }
-        for (int h = lanes / 2; h >= 1; h /= 2) {
-          for (int i = 0; i < lanes; i++) {
-            if ((i & h) != 0) continue;
-            int[] lo = new int[lanes];
-            int[] hi = new int[lanes];
-            for (int x = 0; x < lanes; x++) {
-              lo[x] = (x & h) == 0 ? x : lanes + x - h;
-              hi[x] = (x & h) == 0 ? x + h : lanes + x;
-            }
-            LLVMValueRef a = v[i];
-            LLVMValueRef b = v[i + h];
-            v[i] = shuffle(a, b, lo);
-            v[i + h] = shuffle(a, b, hi);
-          }
-        }
+        transpose(v);
         for (int c = 0; c < lanes; c++) ir.store(v[c], bSlot(bp, q, depth, ir.add(kk, ir.i64(c)), ir.i64(j0)), bytes);
       }
     }));
@@ -154,6 +139,30 @@ final class GemmPacking {
           LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
           ir.store(ir.load(t, ir.gep(t, cols, ir.add(ir.mul(col, ir.i64(ld)), kk)), bytes), bSlot(bp, q, depth, kk, j), bytes);
         })));
+  }
+
+  /**
+   * Transposes the L × L matrix whose rows are the vectors {@code v} (L = v.length, a power of
+   * two) in place: log2 L rounds, round h swapping the off-diagonal h × h blocks of every 2h × 2h
+   * block by two shuffles per pair of rows.
+   */
+  private void transpose(LLVMValueRef[] v) {
+    int lanes = v.length;
+    for (int h = lanes / 2; h >= 1; h /= 2) {
+      for (int i = 0; i < lanes; i++) {
+        if ((i & h) != 0) continue;
+        int[] lo = new int[lanes];
+        int[] hi = new int[lanes];
+        for (int x = 0; x < lanes; x++) {
+          lo[x] = (x & h) == 0 ? x : lanes + x - h;
+          hi[x] = (x & h) == 0 ? x + h : lanes + x;
+        }
+        LLVMValueRef a = v[i];
+        LLVMValueRef b = v[i + h];
+        v[i] = shuffle(a, b, lo);
+        v[i + h] = shuffle(a, b, hi);
+      }
+    }
   }
 
   private LLVMValueRef shuffle(LLVMValueRef a, LLVMValueRef b, int[] mask) {
@@ -170,24 +179,51 @@ final class GemmPacking {
    */
   void packA(LLVMValueRef ap, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef m0, LLVMValueRef rows,
       LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out, LLVMValueRef rowSums,
-      LLVMValueRef first) {
+      LLVMValueRef first, LLVMValueRef cols, long ld) {
     int mr = bl.mr();
+    int lanes = bl.lanes();
     LLVMValueRef zero = LLVMConstNull(t);
+    // A laid out [K, M] (cols: element (k0, m0), K steps ld apart): whole blocks of L rows and L K
+    // steps by register transposes; the rest (the K tail of those rows, the other rows) below.
+    LLVMValueRef fastRows = ir.i64(0);
+    LLVMValueRef fastK = ir.i64(0);
+    if (cols != null) {
+      fastRows = ir.mul(ir.udiv(rows, ir.i64(lanes)), ir.i64(lanes));
+      fastK = ir.mul(ir.udiv(depth, ir.i64(lanes)), ir.i64(lanes));
+      LLVMTypeRef vec = LLVMVectorType(t, lanes);
+      LLVMValueRef ld0 = pad(depth);
+      rangeScalar(ir, ir.i64(0), ir.udiv(rows, ir.i64(lanes)), rb -> rangeScalar(ir, ir.i64(0), ir.udiv(depth, ir.i64(lanes)), kb -> {
+        LLVMValueRef r0 = ir.mul(rb, ir.i64(lanes));
+        LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
+        LLVMValueRef[] v = new LLVMValueRef[lanes];
+        for (int c = 0; c < lanes; c++)
+          v[c] = ir.load(vec, ir.gep(t, cols, ir.add(ir.mul(ir.add(kk, ir.i64(c)), ir.i64(ld)), r0)), bytes);
+        transpose(v);
+        for (int r = 0; r < lanes; r++)
+          ir.store(v[r], ir.gep(t, ap, ir.add(ir.mul(ir.add(r0, ir.i64(r)), ld0), kk)), bytes);
+      }));
+    }
+    LLVMValueRef fastRowsF = fastRows;
+    LLVMValueRef fastKF = fastK;
     // Rows stay a scalar loop: unrolled, each of the mr rows had its own vectorised run loop.
     rangeScalar(ir, ir.i64(0), panels, p -> rangeScalar(ir, ir.i64(0), ir.i64(mr), i -> {
       LLVMValueRef r = ir.add(ir.mul(p, ir.i64(mr)), i);
+      // Rows packed above need only their K tail.
+      LLVMValueRef kFrom = ir.select(ir.icmp(LLVMIntULT, r, fastRowsF), fastKF, ir.i64(0));
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
       LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, pad(depth)));
       // Groups: the row's steps past depth are zero (written first; real steps overwrite them).
       for (int z = 1; z < fmt.kStep(); z++) ir.store(zero, ir.gep(t, dst, ir.sub(pad(depth), ir.i64(z))), bytes);
-      reduction(k0, depth, (kk, red) -> {
+      Runnable rest = () -> reduction(ir.add(k0, kFrom), ir.sub(depth, kFrom), (kk, red) -> {
         GemmCore.Term e = s.a().at(o, red);
         LLVMValueRef v = fmt.lhsTerm(ir, acc, e.value(), acc.lhs());
         LLVMValueRef ok = and(valid, e.valid());
-        ir.store(ir.select(ok, v, zero), ir.gep(t, dst, kk), bytes);
+        ir.store(ir.select(ok, v, zero), ir.gep(t, dst, ir.add(kFrom, kk)), bytes);
       });
+      if (cols == null) rest.run();
+      else ir.ifElse(ir.icmp(LLVMIntULT, kFrom, depth), "pack.a.rest", rest, () -> {});
       if (fmt.corrected()) addRowSum(dst, pad(depth), ir.gep(ir.i32, rowSums, r), first);
     }));
   }
