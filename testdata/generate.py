@@ -2242,6 +2242,18 @@ def _mo_newton(a):
     return lax.while_loop(cond, body, (np.int32(0), a, np.float32(np.inf)))
 
 
+# Bool reductions along rows keep 32 lanes of bytes (ReduceLanes.BOOL_LANES): rows of 100 (three
+# lane blocks and a tail of 4) with single true or false elements at varied positions.
+def _any_all_input(r):
+    x = np.zeros((9, 100), f32)
+    for i, j in enumerate([0, 31, 32, 63, 95, 96, 99, -1, 50]):
+        if j >= 0:
+            x[i, j] = 1.0
+    return (x,)
+
+
+case("reduce_any_all_rows", lambda x: (jnp.any(x > 0.5, axis=1), jnp.all(x < 0.5, axis=1), jnp.any(x.T > 0.5, axis=1)),
+     _any_all_input, "any / all along rows of 100 with one element set at lane-block edges and in the tail", EXACT)
 case("reduce_multiout_while_newton", _mo_newton, lambda r: (U(r, (9000,), 0.25, 4.0),),
      "while body whose carried value also feeds the loop condition's max (the Newton benchmark's body on 9000 f32)", T32)
 

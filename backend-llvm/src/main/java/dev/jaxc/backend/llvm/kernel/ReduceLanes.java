@@ -36,6 +36,11 @@ final class ReduceLanes {
   /** Bytes of accumulators per result: 4 AVX-512 registers, 8 AVX2 ones. */
   private static final int LANE_BYTES = 256;
   /**
+   * Lanes of a bool reduction (any, all): LLVM keeps 256 one-bit lanes as scalar inserts and
+   * extracts, 32 as one vector of bytes.
+   */
+  private static final int BOOL_LANES = 32;
+  /**
    * XLA:CPU 0.10.2 rewrites a float reduction of fewer operand elements into its 32-wide tree
    * (kept bit for bit by ReduceKernel); from this many on it calls YNNPACK's vectorised reduce.
    */
@@ -96,7 +101,7 @@ final class ReduceLanes {
   /** The power of two ≤ the row length, at most LANE_BYTES of accumulators. */
   static long lanesFor(DType d, long m) {
     long bytes = d == DType.F16 || d == DType.BF16 ? 4 : d.byteSize();
-    long max = Math.max(1, LANE_BYTES / bytes);
+    long max = Math.max(1, (d == DType.BOOL ? BOOL_LANES : LANE_BYTES) / bytes);
     return Math.min(max, Long.highestOneBit(m));
   }
 
