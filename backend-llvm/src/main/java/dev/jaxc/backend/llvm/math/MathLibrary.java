@@ -161,15 +161,10 @@ public final class MathLibrary {
     String name = "jaxc." + fn.id() + ".split." + (lanes == 0 ? "" : "v" + lanes) + (f64 ? "f64" : "f32");
     LLVMValueRef f = LLVMGetNamedFunction(module, name);
     if (f != null && !f.isNull()) return f;
-    PointerPointer<LLVMTypeRef> params = new PointerPointer<>(fn.arity());
-    for (int i = 0; i < fn.arity(); i++) params.put(i, type);
-    f = LLVMAddFunction(module, name, LLVMFunctionType(type, params, fn.arity(), 0));
-    LLVMSetLinkage(f, LLVMInternalLinkage);
+    f = newFunction(name, fn, type);
     addAttribute(f, "noinline");
-    addAttribute(f, "nounwind");
     addAttribute(f, "willreturn");
     addAttribute(f, "memory");  // none: its only loads are of constant tables
-    denormalAttributes(f);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     try {
       LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
@@ -233,14 +228,8 @@ public final class MathLibrary {
     String name = "jaxc." + fn.id() + "." + (lanes == 0 ? "" : "v" + lanes) + (f64 ? "f64" : "f32");
     LLVMValueRef f = LLVMGetNamedFunction(module, name);
     if (f != null && !f.isNull()) return f;
-
-    PointerPointer<LLVMTypeRef> params = new PointerPointer<>(fn.arity());
-    for (int i = 0; i < fn.arity(); i++) params.put(i, type);
-    f = LLVMAddFunction(module, name, LLVMFunctionType(type, params, fn.arity(), 0));
-    LLVMSetLinkage(f, LLVMInternalLinkage);
+    f = newFunction(name, fn, type);
     addAttribute(f, "alwaysinline");
-    addAttribute(f, "nounwind");
-    denormalAttributes(f);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     try {
       LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
@@ -300,6 +289,17 @@ public final class MathLibrary {
     LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
     LLVMSetAlignment(g, 16);
     return g;
+  }
+
+  /** An internal {@code nounwind} function {@code name} of {@code fn}'s arity over {@code type}, without a body yet. */
+  private LLVMValueRef newFunction(String name, MathFn fn, LLVMTypeRef type) {
+    PointerPointer<LLVMTypeRef> params = new PointerPointer<>(fn.arity());
+    for (int i = 0; i < fn.arity(); i++) params.put(i, type);
+    LLVMValueRef f = LLVMAddFunction(module, name, LLVMFunctionType(type, params, fn.arity(), 0));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    addAttribute(f, "nounwind");
+    denormalAttributes(f);
+    return f;
   }
 
   private void denormalAttributes(LLVMValueRef f) {
