@@ -59,10 +59,10 @@ public final class Conversions {
     }
     if (to.isInteger()) {
       // Saturating, NaN → 0: exactly LLVM's fpto[su]i.sat.
-      String sat = to.kind() == DType.Kind.INT ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
       int bits = Ir.intWidth(t);
       boolean signed = to.kind() == DType.Kind.INT;
       if (bits <= 16 || (bits == 32 && signed)) return saturated(ir, Ftz.daz(ir, from, x), t, signed);
+      String sat = signed ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
       return ir.intrinsic(sat, new LLVMTypeRef[] {t, ir.typeOf(x)}, Ftz.daz(ir, from, x));
     }
     // Float to float. f16 and bf16 values are f32 already (exact).

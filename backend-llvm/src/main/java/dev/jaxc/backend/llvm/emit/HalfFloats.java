@@ -21,8 +21,8 @@ public final class HalfFloats {
     if (d == DType.BF16) return ir.bitcast(ir.shl(h, ir.i32(16)), ir.f32);
     if (d != DType.F16) throw new IllegalArgumentException(d.toString());
     if (ir.nativeHalfWidening()) return widen(ir, bits16);
-    if (convertsNatively(ir) && !ir.keepsHalfNaNs()) return widen(ir, bits16);  // quiets NaNs, as XLA's converts do
     if (convertsNatively(ir)) {
+      if (!ir.keepsHalfNaNs()) return widen(ir, bits16);  // quiets NaNs, as XLA's converts do
       LLVMValueRef w = ir.bitcast(widen(ir, bits16), ir.i32);
       LLVMValueRef sNaN = ir.icmp(LLVMIntULT, ir.sub(ir.and(h, ir.i32(0x7FFF)), ir.i32(0x7C01)), ir.i32(0x1FF));
       return ir.bitcast(ir.select(sNaN, ir.and(w, ir.i32(~0x400000)), w), ir.f32);

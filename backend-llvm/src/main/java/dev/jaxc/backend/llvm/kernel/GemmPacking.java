@@ -7,6 +7,7 @@ import dev.jaxc.backend.llvm.emit.Ir;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
@@ -120,18 +121,14 @@ final class GemmPacking {
   private void transposed(LLVMValueRef bp, LLVMValueRef depth, long whole, LLVMValueRef cols, long ld) {
     int nr = bl.nr();
     int lanes = bl.lanes();
-    LLVMTypeRef vec = LLVMVectorType(t, lanes);
     LLVMValueRef blocks = ir.udiv(depth, ir.i64(lanes));
     rangeScalar(ir, ir.i64(0), ir.i64(whole), q -> rangeScalar(ir, ir.i64(0), blocks, kb -> {
       LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
       for (int j0 = 0; j0 < nr; j0 += lanes) {
-        LLVMValueRef[] v = new LLVMValueRef[lanes];
-        for (int r = 0; r < lanes; r++) {
-          LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), ir.i64(j0 + r));
-          v[r] = ir.load(vec, ir.gep(t, cols, ir.add(ir.mul(col, ir.i64(ld)), kk)), bytes);
-        }
-        transpose(v);
-        for (int c = 0; c < lanes; c++) ir.store(v[c], bSlot(bp, q, depth, ir.add(kk, ir.i64(c)), ir.i64(j0)), bytes);
+        int j = j0;
+        copyTransposed(
+            r -> ir.gep(t, cols, ir.add(ir.mul(ir.add(ir.mul(q, ir.i64(nr)), ir.i64(j + r)), ir.i64(ld)), kk)),
+            c -> bSlot(bp, q, depth, ir.add(kk, ir.i64(c)), ir.i64(j)));
       }
     }));
     rangeScalar(ir, ir.mul(blocks, ir.i64(lanes)), depth, kk -> rangeScalar(ir, ir.i64(0), ir.i64(whole), q ->
@@ -139,6 +136,19 @@ final class GemmPacking {
           LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
           ir.store(ir.load(t, ir.gep(t, cols, ir.add(ir.mul(col, ir.i64(ld)), kk)), bytes), bSlot(bp, q, depth, kk, j), bytes);
         })));
+  }
+
+  /**
+   * Loads L vectors of L elements from {@code from(0 … L-1)}, transposes them ({@link
+   * #transpose}) and stores vector i at {@code to(i)} (L = lanes).
+   */
+  private void copyTransposed(IntFunction<LLVMValueRef> from, IntFunction<LLVMValueRef> to) {
+    int lanes = bl.lanes();
+    LLVMTypeRef vec = LLVMVectorType(t, lanes);
+    LLVMValueRef[] v = new LLVMValueRef[lanes];
+    for (int i = 0; i < lanes; i++) v[i] = ir.load(vec, from.apply(i), bytes);
+    transpose(v);
+    for (int i = 0; i < lanes; i++) ir.store(v[i], to.apply(i), bytes);
   }
 
   /**
@@ -190,17 +200,12 @@ final class GemmPacking {
     if (cols != null) {
       fastRows = ir.mul(ir.udiv(rows, ir.i64(lanes)), ir.i64(lanes));
       fastK = ir.mul(ir.udiv(depth, ir.i64(lanes)), ir.i64(lanes));
-      LLVMTypeRef vec = LLVMVectorType(t, lanes);
       LLVMValueRef ld0 = pad(depth);
       rangeScalar(ir, ir.i64(0), ir.udiv(rows, ir.i64(lanes)), rb -> rangeScalar(ir, ir.i64(0), ir.udiv(depth, ir.i64(lanes)), kb -> {
         LLVMValueRef r0 = ir.mul(rb, ir.i64(lanes));
         LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
-        LLVMValueRef[] v = new LLVMValueRef[lanes];
-        for (int c = 0; c < lanes; c++)
-          v[c] = ir.load(vec, ir.gep(t, cols, ir.add(ir.mul(ir.add(kk, ir.i64(c)), ir.i64(ld)), r0)), bytes);
-        transpose(v);
-        for (int r = 0; r < lanes; r++)
-          ir.store(v[r], ir.gep(t, ap, ir.add(ir.mul(ir.add(r0, ir.i64(r)), ld0), kk)), bytes);
+        copyTransposed(c -> ir.gep(t, cols, ir.add(ir.mul(ir.add(kk, ir.i64(c)), ir.i64(ld)), r0)),
+            r -> ir.gep(t, ap, ir.add(ir.mul(ir.add(r0, ir.i64(r)), ld0), kk)));
       }));
     }
     LLVMValueRef fastRowsF = fastRows;
@@ -209,7 +214,7 @@ final class GemmPacking {
     rangeScalar(ir, ir.i64(0), panels, p -> rangeScalar(ir, ir.i64(0), ir.i64(mr), i -> {
       LLVMValueRef r = ir.add(ir.mul(p, ir.i64(mr)), i);
       // Rows packed above need only their K tail.
-      LLVMValueRef kFrom = ir.select(ir.icmp(LLVMIntULT, r, fastRowsF), fastKF, ir.i64(0));
+      LLVMValueRef kFrom = cols == null ? ir.i64(0) : ir.select(ir.icmp(LLVMIntULT, r, fastRowsF), fastKF, ir.i64(0));
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
