@@ -2046,6 +2046,14 @@ _d("transposed_lhs_packed", lambda a, b, x, y: (a.T @ b, jnp.einsum("bkm,bkn->bm
    "x.T @ y with M the lhs's minor axis (2-D and batched): packed by register transposes")
 _d("transposed_lhs_packed_f64", lambda a, b: a.T @ b,
    lambda r: (N(r, (23, 14), f64), N(r, (23, 11), f64)), "f64 x.T @ y, M minor in x", T64, x64=True)
+# Short rows of A ([batch, M, K], K * bytes <= 128) are read in place, the last partial register
+# tile overlapping the one before it; a narrow N takes a one-vector tile (N <= the vector's lanes).
+_d("inplace_rows_narrow", lambda a, b, x, w, c, d: (a @ b, x @ w, c @ d),
+   lambda r: (N(r, (9, 21, 12)), N(r, (9, 12, 8)), N(r, (120, 40)), N(r, (40, 5)), N(r, (16, 11, 16)), N(r, (16, 16, 12))),
+   "batched 21x12x8 (A in place, overlapping last tile, one-vector N), 120x40x5 (N of 5), batched 11x16x12 (N padded)")
+_d("inplace_rows_narrow_f64", lambda a, b: a @ b,
+   lambda r: (N(r, (50, 9, 7), f64), N(r, (50, 7, 6), f64)), "f64 batched 9x7x6: A in place, overlapping last tile", T64,
+   x64=True)
 _d("einsum_misc", lambda a, b, x: (jnp.einsum("ijk,jl->ikl", a, b), jnp.einsum("bi,bj->bij", x, x), jnp.einsum("i,i->", x[0], x[1])),
    lambda r: (N(r, (2, 3, 4)), N(r, (3, 5)), N(r, (2, 6))), "einsum with non-leading contraction, batched outer, scalar")
 _d("preferred_f32_from_bf16", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32),

@@ -27,6 +27,11 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
   static final long SHORT_TILES = 8;
   /** A shorter tile is taken where it saves more than 1 / PADDING_SAVED of M's computed rows. */
   static final long PADDING_SAVED = 100;
+  /**
+   * Rows of a register tile at most: a one-vector tile on AVX-512 would otherwise take 29 (one
+   * broadcast per row per step already matches the FMAs from 8 rows on).
+   */
+  static final int MAX_ROWS = 14;
 
   /**
    * Whether the tile is 4 rows of 3 vectors rather than rows of 2: with 16 registers and FMA (AVX2),
@@ -71,8 +76,15 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
     // worth more than the wider tile: packing it each call made matmul_256 16% slower, an RNN step 18%.
     if (wide && inPlace && n % (2L * lanes) == 0 && n % (3L * lanes) != 0) wide = false;
     int vectors = wide ? 3 : 2;
+    // A narrow N takes as few vectors as cover it (N = 8 on AVX2: one, not 24 columns of which
+    // 16 are padding), the rows filling the registers the columns leave.
+    long cover = (n + lanes - 1) / lanes;
+    if (cover < vectors) {
+      vectors = (int) cover;
+      wide = false;
+    }
     int spare = vectors + (fused ? 2 : 4);
-    int mr = wide ? 4 : (isa.registers() - spare) / vectors;
+    int mr = wide ? 4 : Math.min(MAX_ROWS, (isa.registers() - spare) / vectors);
     long nr = (long) vectors * lanes;
     long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * packedBytes) / 8 * 8));
     long slices = (k + kcMax - 1) / kcMax;

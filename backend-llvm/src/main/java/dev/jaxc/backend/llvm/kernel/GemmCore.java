@@ -98,6 +98,16 @@ public final class GemmCore {
     }
 
     /**
+     * For A, the address of its buffer where it is laid out [batch…, M, K] (K minor, as the
+     * activations of {@code x @ w}): element (batch b, M index i, reduction k) at {@code
+     * base[(b·M + i)·K + k]}, read as is; null otherwise. Where K is one slice, {@link
+     * GemmPacked} then reads A's rows in place: they already are its packed micro-panels.
+     */
+    default LLVMValueRef rowMajorMK() {
+      return null;
+    }
+
+    /**
      * Whether the operand's memory-minor axis is the last reduction axis (consecutive k, adjacent
      * elements): then an output axis that only this operand reads strides through memory, and
      * the nest sums each output element along k instead ({@link Nest#dotForm}).

@@ -63,6 +63,8 @@ final class GemmDot {
     }
     if (inPlace(cx, 0, a, as, acc, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), false)) {
       lhsOp = inPlace(lhsOp, () -> cx.operandBase(0), Layout.A_KM);
+    } else if (inPlace(cx, 0, a, as, acc, lhs.rank(), dn.lhsBatch(), dn.lhsContract(), true)) {
+      lhsOp = inPlace(lhsOp, () -> cx.operandBase(0), Layout.A_MK);
     }
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
@@ -77,7 +79,9 @@ final class GemmDot {
     /** rhs [batch…, N, K]: packed by register transposes. */
     B_NK,
     /** lhs [batch…, K, M]: packed by register transposes. */
-    A_KM
+    A_KM,
+    /** lhs [batch…, M, K]: read in place where K is one slice. */
+    A_MK
   }
 
   /**
@@ -123,6 +127,11 @@ final class GemmDot {
       @Override
       public LLVMValueRef columnMajorMK() {
         return layout == Layout.A_KM ? base.get() : null;
+      }
+
+      @Override
+      public LLVMValueRef rowMajorMK() {
+        return layout == Layout.A_MK ? base.get() : null;
       }
 
       @Override
