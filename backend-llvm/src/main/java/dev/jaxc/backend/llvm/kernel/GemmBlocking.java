@@ -107,7 +107,11 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
     }
     long maxTiles = Math.max(1, L2_BYTES / 2 / (kc * packedBytes) / mr);
     long blocks = (tiles + maxTiles - 1) / maxTiles;
-    if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS) {
+    // Where all of M is one block and B is the wider operand, threads take N blocks only: each
+    // B micro-panel is then read from memory once and multiplied by every row of A, where M
+    // blocks would each read all of B (an LSTM step's 64 × 1024 × 2048 read its 8 MiB B four times).
+    boolean splitN = blocks == 1 && n > m;
+    if (batch * m * n * k >= PARALLEL_WORK && batch < BLOCKS && !splitN) {
       long wanted = Math.max(blocks, (BLOCKS + batch - 1) / batch);
       blocks = Math.max(blocks, Math.min(wanted, tiles / MIN_BLOCK_TILES));
     }

@@ -103,6 +103,12 @@ final class GemmPacked {
    * stride K), read in place.
    */
   private final LLVMValueRef aRows;
+  /**
+   * Whether each item packs the B micro-panel it is about to use (into L1) instead of all of B
+   * being packed first: where M is one block, every panel is used by one item only, and B's
+   * packed copy would otherwise go to memory and back (a 16 MiB B for 256 rows of A).
+   */
+  private final boolean bLocal;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -142,6 +148,7 @@ final class GemmPacked {
     this.bRows = direct;
     this.bCols = loops == null || fmt.grouped() || fmt.kStep() > 1 ? null : s.b().columnMajorNK();
     this.aCols = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() ? null : s.a().columnMajorMK();
+    this.bLocal = loops != null && bDirect == null && bl.blocks() == 1 && !fmt.grouped() && fmt.kStep() == 1;
     this.aRows = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() || k * bytes > IN_PLACE_A_BYTES
         ? null : s.a().rowMajorMK();
   }
@@ -184,7 +191,7 @@ final class GemmPacked {
     // B packed once, shared by every thread (read only): each K slice in its own region.
     // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
     // may not share a stack slot of the caller).
-    long bBytes = bDirect != null ? 0 : batch * perBatch * pbytes;
+    long bBytes = bDirect != null || bLocal ? 0 : batch * perBatch * pbytes;
     LLVMValueRef bAll = WorkBuffers.get(ir, ir.i64(bBytes + 1));
     LLVMBasicBlockRef packed = ir.block("gemm.packed");
     LLVMBasicBlockRef check = ir.block("gemm.check");
@@ -194,7 +201,7 @@ final class GemmPacked {
     ir.at(packed);
     LLVMValueRef failed = ir.gep(ir.i8, bAll, ir.i64(bBytes));
     ir.store(ir.constInt(ir.i8, 0), failed, 1);
-    if (bDirect == null) loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
+    if (bDirect == null && !bLocal) loops.parallel().range(batch * kBlocks, 1, batch * k * n, (begin, end) -> range(begin, end, unit -> {
       LLVMValueRef bi = ir.udiv(unit, ir.i64(kBlocks));
       LLVMValueRef k0 = ir.mul(ir.urem(unit, ir.i64(kBlocks)), ir.i64(kc));
       LLVMValueRef depth = umin(ir.sub(ir.i64(k), k0), ir.i64(kc));
@@ -207,7 +214,8 @@ final class GemmPacked {
     // The A block, then (from a cache line on) the C block, then (quads) A's row sums.
     long aBytes = (mc * kc * pbytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
     long cBytes = mc * ldc * bytes;
-    long bufBytes = aBytes + cBytes + (fmt.corrected() ? mc * 4 : 0);
+    long cEnd = (aBytes + cBytes + LINE_BYTES - 1) / LINE_BYTES * LINE_BYTES;
+    long bufBytes = bLocal ? cEnd + kc * bl.nr() * pbytes : aBytes + cBytes + (fmt.corrected() ? mc * 4 : 0);
     loops.parallel().range(batch * nBlocks * mBlocks, 1, batch * m * n * k, (begin, end) -> {
       boolean heap = bufBytes > STACK_BYTES;
       LLVMValueRef buf = heap ? WorkBuffers.get(ir, ir.i64(bufBytes)) : ir.entryAlloca(LLVMArrayType2(ir.i8, bufBytes), 64);
@@ -229,6 +237,7 @@ final class GemmPacked {
       LLVMValueRef ap = buf;
       LLVMValueRef cp = ir.gep(ir.i8, buf, ir.i64(aBytes));
       LLVMValueRef rowSums = ir.gep(ir.i8, buf, ir.i64(aBytes + cBytes));
+      LLVMValueRef bPanel = ir.gep(ir.i8, buf, ir.i64(cEnd));
       range(begin, end, item -> {
         // Item = (M block, N block, batch), batch innermost.
         LLVMValueRef bi = ir.urem(item, ir.i64(batch));
@@ -276,9 +285,14 @@ final class GemmPacked {
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
           LLVMValueRef steps = fmt.pad(ir, depth);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
+          LLVMValueRef bRowsK = bRows == null ? null : ir.gep(t, bRows, ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(n)));
+          LLVMValueRef bColsK = bCols == null ? null : ir.gep(t, bCols, ir.add(ir.mul(ir.mul(bi, ir.i64(n)), ir.i64(k)), k0));
           range(q0, q1, q -> {
-            // Packed: panel q after q whole panels; in place: column q·nr of B's rows.
-            LLVMValueRef bq = bDirect != null
+            // Packed: panel q after q whole panels; in place: column q·nr of B's rows; local: the one packed now.
+            if (bLocal) packing.packBPanel(bPanel, k0, depth, q, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx), bRowsK,
+                bColsK, k);
+            LLVMValueRef bq = bLocal ? bPanel
+                : bDirect != null
                 ? ir.gep(t, bp, ir.mul(q, ir.i64(bl.nr())))
                 : ir.gep(pt, bp, ir.mul(q, ir.mul(steps, ir.i64(bl.nr()))));
             LLVMValueRef cq = ir.gep(t, cp, ir.mul(ir.sub(q, q0), ir.i64(bl.nr())));

@@ -112,6 +112,62 @@ final class GemmPacking {
   }
 
   /**
+   * Packs B's micro-panel {@code q} alone (columns [q·nr, q·nr + nr), K [k0, k0 + depth)) into
+   * {@code bp} as panel 0, for a float format: a whole panel of B's own rows ({@code rows}) by one
+   * vector copy per K step, of B's own columns ({@code cols}, K steps {@code ldCols} apart) by
+   * register transposes, anything else (the last, partial panel) element by element.
+   */
+  void packBPanel(LLVMValueRef bp, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef q, long n, long nPad,
+      long[] nSizes, Function<LLVMValueRef[], Index> out, LLVMValueRef rows, LLVMValueRef cols, long ldCols) {
+    int nr = bl.nr();
+    int lanes = bl.lanes();
+    LLVMValueRef c0 = ir.mul(q, ir.i64(nr));
+    LLVMBasicBlockRef done = ir.block("gemm.bpanel.done");
+    if (rows != null || cols != null) {
+      LLVMBasicBlockRef fast = ir.block("gemm.bpanel.whole");
+      LLVMBasicBlockRef slow = ir.block("gemm.bpanel.part");
+      ir.condBr(ir.icmp(LLVMIntULE, ir.add(c0, ir.i64(nr)), ir.i64(n)), fast, slow);
+      ir.at(fast);
+      if (rows != null) {
+        LLVMTypeRef panelRow = LLVMVectorType(t, nr);
+        LLVMValueRef src = ir.gep(t, rows, c0);
+        rangeScalar(ir, ir.i64(0), depth, kk -> ir.store(ir.load(panelRow, ir.gep(t, src, ir.mul(kk, ir.i64(n))), bytes),
+            ir.gep(t, bp, ir.mul(kk, ir.i64(nr))), bytes));
+      } else {
+        LLVMValueRef blocks = ir.udiv(depth, ir.i64(lanes));
+        rangeScalar(ir, ir.i64(0), blocks, kb -> {
+          LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
+          for (int j0 = 0; j0 < nr; j0 += lanes) {
+            int j = j0;
+            copyTransposed(r -> ir.gep(t, cols, ir.add(ir.mul(ir.add(c0, ir.i64(j + r)), ir.i64(ldCols)), kk)),
+                c -> ir.gep(t, bp, ir.add(ir.mul(ir.add(kk, ir.i64(c)), ir.i64(nr)), ir.i64(j))));
+          }
+        });
+        rangeScalar(ir, ir.mul(blocks, ir.i64(lanes)), depth, kk -> rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
+            ir.store(ir.load(t, ir.gep(t, cols, ir.add(ir.mul(ir.add(c0, j), ir.i64(ldCols)), kk)), bytes),
+                ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes)));
+      }
+      ir.br(done);
+      ir.at(slow);
+    }
+    LLVMValueRef zero = LLVMConstNull(t);
+    rangeScalar(ir, ir.i64(0), depth, kk -> {
+      Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
+      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> {
+        LLVMValueRef col = ir.add(c0, j);
+        LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
+        if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
+        GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
+        LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
+        valid = and(valid, e.valid());
+        ir.store(valid == null ? v : ir.select(valid, v, zero), ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes);
+      });
+    });
+    ir.br(done);
+    ir.at(done);
+  }
+
+  /**
    * Packs the {@code whole} full panels of a B stored [N, K] (column j's K slice at {@code cols +
    * j·ld}) in blocks of L × L (L = lanes): L loads along K from L columns, a transpose in
    * registers ({@link #transpose}), L stores along N. Element by element, the packing took 28% of an attention's time
