@@ -285,8 +285,8 @@ final class GemmPacked {
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
           LLVMValueRef steps = fmt.pad(ir, depth);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
-          LLVMValueRef bRowsK = bRows == null ? null : ir.gep(t, bRows, ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(n)));
-          LLVMValueRef bColsK = bCols == null ? null : ir.gep(t, bCols, ir.add(ir.mul(ir.mul(bi, ir.i64(n)), ir.i64(k)), k0));
+          LLVMValueRef bRowsK = !bLocal || bRows == null ? null : ir.gep(t, bRows, ir.mul(ir.add(ir.mul(bi, ir.i64(k)), k0), ir.i64(n)));
+          LLVMValueRef bColsK = !bLocal || bCols == null ? null : ir.gep(t, bCols, ir.add(ir.mul(ir.mul(bi, ir.i64(n)), ir.i64(k)), k0));
           range(q0, q1, q -> {
             // Packed: panel q after q whole panels; in place: column q·nr of B's rows; local: the one packed now.
             if (bLocal) packing.packBPanel(bPanel, k0, depth, q, n, nPad, sizes(nAxes), idx -> out(bIdx, null, idx), bRowsK,
