@@ -2054,6 +2054,10 @@ _d("inplace_rows_narrow", lambda a, b, x, w, c, d: (a @ b, x @ w, c @ d),
 _d("inplace_rows_narrow_f64", lambda a, b: a @ b,
    lambda r: (N(r, (50, 9, 7), f64), N(r, (50, 7, 6), f64)), "f64 batched 9x7x6: A in place, overlapping last tile", T64,
    x64=True)
+# A vector x matrix over a long reduction accumulates up to 1024 columns together (the loop nest's
+# wide chunk), reading the matrix's rows in long runs.
+_d("vector_matrix_wide", lambda x, v, w: (x @ w, v @ w),
+   lambda r: (N(r, (1, 64)), N(r, (64,)), N(r, (64, 300))), "1x64 @ 64x300 and 1-D 64 @ 64x300: one 300-wide chunk")
 _d("einsum_misc", lambda a, b, x: (jnp.einsum("ijk,jl->ikl", a, b), jnp.einsum("bi,bj->bij", x, x), jnp.einsum("i,i->", x[0], x[1])),
    lambda r: (N(r, (2, 3, 4)), N(r, (3, 5)), N(r, (2, 6))), "einsum with non-leading contraction, batched outer, scalar")
 _d("preferred_f32_from_bf16", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=f32),

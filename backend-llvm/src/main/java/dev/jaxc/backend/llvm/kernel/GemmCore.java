@@ -35,6 +35,8 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 public final class GemmCore {
   /** Output elements accumulated together along the innermost output axis. */
   static final int TILE = 64;
+  /** Output elements accumulated together in a vector × matrix product. */
+  static final int WIDE_TILE = 1024;
   /** Partial sums per output element in the dot form (two AVX-512 vectors of f32). */
   static final int DOT_LANES = 32;
 
@@ -172,7 +174,12 @@ public final class GemmCore {
         return;
       }
       long extent = scalar ? 1 : s.out()[inner];
-      int tile = (int) Math.min(TILE, extent);
+      // A vector × matrix (only the innermost output axis varies, over a long reduction) reads
+      // the matrix's rows a chunk at a time, 16 KiB apart for 4096 columns: chunks of 64 read 256
+      // bytes per row, which no prefetcher follows (1.7× XLA's time for 1024 × 4096); 4 KiB per
+      // row, 2.2 times faster (Zen 3).
+      boolean vectorMatrix = !scalar && product(Arrays.copyOf(s.out(), inner)) == 1 && product(s.red()) >= TILE;
+      int tile = (int) Math.min(vectorMatrix ? WIDE_TILE : TILE, extent);
       long full = extent / tile;
       long rest = extent % tile;
       long[] space = Arrays.copyOf(s.out(), inner + 1);
