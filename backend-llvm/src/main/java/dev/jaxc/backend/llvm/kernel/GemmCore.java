@@ -102,8 +102,8 @@ public final class GemmCore {
     /**
      * For A, the address of its buffer where it is laid out [batch…, M, K] (K minor, as the
      * activations of {@code x @ w}): element (batch b, M index i, reduction k) at {@code
-     * base[(b·M + i)·K + k]}, read as is; null otherwise. Where K is one slice, {@link
-     * GemmPacked} then reads A's rows in place: they already are its packed micro-panels.
+     * base[(b·M + i)·K + k]}, read as is; null otherwise. Where the rows are short, {@link
+     * GemmPacked} then reads them in place: they already are its packed micro-panels.
      */
     default LLVMValueRef rowMajorMK() {
       return null;

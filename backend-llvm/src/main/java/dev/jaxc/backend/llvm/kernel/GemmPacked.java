@@ -22,9 +22,10 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * axes are K. K is cut in slices of {@code kc} and M in blocks of {@code mc} rows.
  * {@link GemmPacking} copies all of B first (one parallel region over batch × K slices; all of N,
  * in micro-panels of {@code nr} columns) into one heap buffer the threads then share read-only, so
- * B is packed once; then per (batch, N block, M block) item it packs the A block (micro-panels of
- * {@code mr} rows) and {@link GemmMicroKernel} adds each {@code mr × nr} tile's rank-{@code kc}
- * update to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
+ * B is packed once (where M is one block, each item instead packs each micro-panel just before it
+ * uses it, into L1); then per (batch, N block, M block) item it packs the A block (micro-panels of
+ * {@code mr} rows; short rows are read in place) and {@link GemmMicroKernel} adds each {@code mr ×
+ * nr} tile's rank-{@code kc} update to the item's block of C. Buffers are in the accumulation type, zero beyond M and N; the
  * finished block is stored through the spec's store.
  *
  * <p>Threads take whole items, never part of K, so every element is summed in K order on any
@@ -188,7 +189,8 @@ final class GemmPacked {
     long tiles = (m + bl.mr() - 1) / bl.mr();
     long kBlocks = (k + kc - 1) / kc;
     long perBatch = fmt.pad(k) * nPad;
-    // B packed once, shared by every thread (read only): each K slice in its own region.
+    // B packed once, shared by every thread (read only): each K slice in its own region (unless
+    // read in place, or packed a micro-panel at a time by the one item that uses it: bLocal).
     // The flag a chunk raises when its buffers cannot be had lives just past packed B (threads
     // may not share a stack slot of the caller).
     long bBytes = bDirect != null || bLocal ? 0 : batch * perBatch * pbytes;
