@@ -99,16 +99,23 @@ final class GemmPacking {
     }));
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(firstPanel), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> {
-        LLVMValueRef col = ir.add(ir.mul(q, ir.i64(nr)), j);
-        LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
-        if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
-        GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
-        LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
-        valid = and(valid, e.valid());
-        ir.store(valid == null ? v : ir.select(valid, v, zero), bSlot(bp, q, depth, kk, j), bytes);
-      });
+      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
+          ir.store(bTerm(ir.add(ir.mul(q, ir.i64(nr)), j), red, n, nPad, nSizes, out), bSlot(bp, q, depth, kk, j), bytes));
     }));
+  }
+
+  /**
+   * B's packed term at column {@code col} and reduction index {@code red}: zero past N (the column
+   * index clamped into range) and where the operand skips the term.
+   */
+  private LLVMValueRef bTerm(LLVMValueRef col, Index red, long n, long nPad, long[] nSizes,
+      Function<LLVMValueRef[], Index> out) {
+    LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
+    if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
+    GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
+    LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
+    valid = and(valid, e.valid());
+    return valid == null ? v : ir.select(valid, v, LLVMConstNull(t));
   }
 
   /**
@@ -150,18 +157,10 @@ final class GemmPacking {
       ir.br(done);
       ir.at(slow);
     }
-    LLVMValueRef zero = LLVMConstNull(t);
     rangeScalar(ir, ir.i64(0), depth, kk -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> {
-        LLVMValueRef col = ir.add(c0, j);
-        LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
-        if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
-        GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
-        LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
-        valid = and(valid, e.valid());
-        ir.store(valid == null ? v : ir.select(valid, v, zero), ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes);
-      });
+      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
+          ir.store(bTerm(ir.add(c0, j), red, n, nPad, nSizes, out), ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes));
     });
     ir.br(done);
     ir.at(done);
