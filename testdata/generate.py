@@ -1434,6 +1434,45 @@ _rd("argmax_argmin", lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=1), jn
                         f32),), "argmax/argmin with ties (first index wins) and nan (nan wins)", EXACT)
 _rd("argmax_int", lambda x: (jnp.argmax(x, axis=0), jnp.argmin(x, axis=1, keepdims=True)),
     lambda r: (I(r, (5, 4), i32, -3, 3),), "argmax/argmin of int32 with ties", EXACT)
+def _argmax_rows(r, dt=f32):
+    """Rows of 1037 (32 lanes, 13 steps and a tail of 13): ties across lanes and in the tail, a NaN
+    in a higher lane before one in a lower lane, NaN only in the tail, all -inf, +-0 ties."""
+    x = np.round(r.uniform(-3, 3, (7, 1037)))
+    x[1, 33] = x[1, 64] = x[1, 70] = x[1, 1030] = nan  # first NaN at 33 (lane 1), a later one in lane 0
+    x[2, :] = -inf
+    x[3, :] = -inf
+    x[3, 1033] = nan
+    x[4, :] = 1.0
+    x[4, 1031] = x[4, 31] = x[4, 1036] = 4.0     # first maximum in lane 31; the tail's is later
+    x[5, :] = -0.0
+    x[5, 517] = 0.0
+    x[6] = r.standard_normal(1037)
+    return (x.astype(dt),)
+
+
+_rd("argmax_lanes", lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=1), jnp.argmax(x.astype(bf16), axis=1),
+                              jnp.argmin(x.astype(f16), axis=1),
+                              jnp.argmax(jnp.nan_to_num(x, nan=2.0, neginf=-5.0).astype(i8), axis=1),
+                              jnp.argmin(jnp.nan_to_num(x + 3, nan=2.0, neginf=0.0).astype(u8), axis=1),
+                              jnp.argmax(jnp.nan_to_num(x, nan=7.0, neginf=-9.0).astype(i32).reshape(7, 1037, 1), axis=1)),
+    _argmax_rows, "argmax/argmin along rows of 1037 (lanes and tail): NaN order across lanes, ties, -inf rows; "
+    "bf16, f16, int8, uint8, int32", EXACT)
+_rd("argmax_lanes_f64", lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=1)),
+    lambda r: _argmax_rows(r, f64), "argmax/argmin along f64 rows of 1037 with int64 indices (x64)", EXACT, x64=True)
+
+
+def _argmax_parts(x, at):
+    """134400 elements from 64 (a tile): the one-result reduction folded in 4 parts by threads."""
+    big = jnp.tile(x, 2100)
+    i = lax.iota(i32, big.shape[0])
+    nans = jnp.where((i == at[0]) | (i == at[1]), jnp.nan, big)
+    return jnp.argmax(big), jnp.argmin(big), jnp.argmax(nans), jnp.argmin(nans), jnp.argmax(big.reshape(2, 67200), axis=1)
+
+
+_rd("argmax_parts", _argmax_parts,
+    lambda r: (np.round(r.uniform(-3, 3, 64)).astype(f32), np.array([67264, 67233], i32)),
+    "argmax/argmin of 134400 elements to one result (parts on threads): ties repeat in every part, "
+    "the first NaN in lane 1 of a part whose lane 0 holds a later one", EXACT)
 _rd("cumsum", lambda x: (jnp.cumsum(x, axis=0), jnp.cumsum(x, axis=1), lax.cumsum(x, axis=1, reverse=True)),
     lambda r: (N(r, (5, 6)),), "cumsum forward / reverse along both axes")
 _rd("cumprod_cummax_cummin", lambda x: (jnp.cumprod(x, axis=1), lax.cummax(x, axis=0), lax.cummin(x, axis=1, reverse=True),

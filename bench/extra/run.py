@@ -37,6 +37,8 @@ def _(x): return x.T + 1.0
 def _(x): return jnp.sum(x, axis=0)
 @w("argmax_rows", f32(4096,1024))
 def _(x): return jnp.argmax(x, axis=1)
+@w("argmax_1d", f32(1 << 22))
+def _(x): return jnp.argmax(x)
 @w("cumsum", f32(1024,4096))
 def _(x): return jnp.cumsum(x, axis=1)
 @w("sort_rows", f32(256,4096))

@@ -52,7 +52,8 @@ public final class KernelLowering {
   public static long scratchBytes(Primitive p, Eqn e) {
     return switch (p) {
       case SORT, TOP_K -> SortKernel.scratchBytes(e);
-      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> Math.max(ReduceLanes.scratchBytes(e), ReduceColumns.scratchBytes(p, e));
+      case REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> Math.max(ReduceLanes.scratchBytes(e, 1), ReduceColumns.scratchBytes(p, e));
+      case ARGMAX, ARGMIN -> ReduceLanes.scratchBytes(e, 2);
       default -> 0;
     };
   }

@@ -122,6 +122,31 @@ final class ReduceCombiners {
   }
 
   /**
+   * argmax/argmin's merge of two partial results (value, index) of disjoint sets of elements, in
+   * either order: a NaN before a number, then the better value, then the smaller index. Each
+   * partial, folded in index order from the init by {@link #argMinMax}, is its set's first NaN,
+   * else its best value at its first index (or the init's index 0 where every value equals the
+   * init, as the whole row's fold gives when all of it does); so merging partials in any order
+   * gives what the sequential fold gives: the row's first NaN, else its first best.
+   */
+  static Jaxpr argMerge(boolean max, DType value, DType index) {
+    Builder b = new Builder();
+    Var aV = b.in(value);
+    Var aI = b.in(index);
+    Var xV = b.in(value);
+    Var xI = b.in(index);
+    Var aNan = b.eqn("ne", DType.BOOL, aV, aV);
+    Var xNumber = b.eqn("eq", DType.BOOL, xV, xV);
+    Var better = b.eqn(max ? "gt" : "lt", DType.BOOL, aV, xV);
+    Var same = b.eqn("eq", DType.BOOL, aV, xV);
+    Var earlier = b.eqn("lt", DType.BOOL, aI, xI);
+    Var keepNumber = b.eqn("and", DType.BOOL, xNumber, b.eqn("or", DType.BOOL, better, b.eqn("and", DType.BOOL, same, earlier)));
+    Var keepNan = b.eqn("or", DType.BOOL, xNumber, earlier);
+    Var keep = b.eqn("select_n", DType.BOOL, aNan, keepNumber, keepNan);
+    return b.out(b.eqn("select_n", value, keep, xV, aV), b.eqn("select_n", index, keep, xI, aI));
+  }
+
+  /**
    * cumlogsumexp's combiner, JAX's logaddexp: max(a, b) + log1p(exp(-|a - b|)), or a + b when
    * a - b is NaN (a NaN, or infinities of the same sign).
    */

@@ -50,9 +50,14 @@ final class ReduceKernel {
 
   private ReduceKernel() {}
 
-  /** n operands folded together, with their dtypes, init values and a 2n → n combiner. */
+  /**
+   * n operands folded together, with their dtypes, init values and a 2n → n combiner. {@code
+   * merge}, where not null, is a 2n → n combiner of the results of two disjoint sets of elements,
+   * in either order, such that folding the lanes or parts of a row with it gives the bits of the
+   * sequential fold (argmax's total order); the lane forms use it in place of the combiner.
+   */
   record Reduction(long[] shape, int[] axes, List<ElementGenerator> operands, List<DType> dtypes,
-      List<Value> inits, Jaxpr combiner, boolean orderFree, boolean monoid) {}
+      List<Value> inits, Jaxpr combiner, boolean orderFree, boolean monoid, Jaxpr merge) {}
 
   static void emit(KernelContext cx) {
     Eqn e = cx.eqn();
@@ -70,7 +75,8 @@ final class ReduceKernel {
         ElementGenerator position = idx -> Value.of(ir.intCast(idx.get(axis), ElementTypes.compute(ir, index), false));
         Reduction r = new Reduction(shape, new int[] {axis}, List.of(cx.operands().get(0), position),
             List.of(d, index), List.of(ReduceCombiners.identity(ir, p, d), ReduceCombiners.zeroOf(ir, index)),
-            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false, false);
+            ReduceCombiners.argMinMax(p == Primitive.ARGMAX, d, index), false, false,
+            ReduceCombiners.argMerge(p == Primitive.ARGMAX, d, index));
         reduce(cx, r, List.of(1));
       }
       case REDUCE -> {
@@ -84,7 +90,7 @@ final class ReduceKernel {
           stored.add(k);
         }
         Reduction r = new Reduction(shape, axes(e.params().getLongs("dimensions")), cx.operands().subList(0, n),
-            dtypes, inits, e.params().getJaxpr("jaxpr"), false, false);
+            dtypes, inits, e.params().getJaxpr("jaxpr"), false, false, null);
         reduce(cx, r, stored);
       }
       default -> throw new AssertionError(p);
@@ -97,7 +103,7 @@ final class ReduceKernel {
     DType d = in.dtype();
     return new Reduction(in.shape().sizes(), axes(cx.eqn().params().getLongs("axes")), List.of(cx.operands().get(0)),
         List.of(d), List.of(ReduceCombiners.identity(cx.ir(), p, d)), ReduceCombiners.monoid(p, d),
-        ReduceCombiners.orderFree(p, d), true);
+        ReduceCombiners.orderFree(p, d), true, ReduceCombiners.monoid(p, d));
   }
 
   /**
@@ -130,7 +136,9 @@ final class ReduceKernel {
 
   /** Emits the reduction; result buffer j receives the reduction's output {@code stored[j]}. */
   private static void reduce(KernelContext cx, Reduction r, List<Integer> stored) {
-    if (ReduceLanes.applies(r)) ReduceLanes.emit(cx, r, stored);
+    // A GPU thread per result folds its row serially: lanes of pairs would live in local memory.
+    boolean gpuArg = !r.monoid() && cx.loops().parallel().flatIndex();
+    if (ReduceLanes.applies(r) && !gpuArg) ReduceLanes.emit(cx, r, stored);
     else if (ReduceColumns.applies(r)) ReduceColumns.emit(cx, r, stored);
     else new Emission(cx, r, stored).run();
   }

@@ -10,7 +10,9 @@ import dev.jaxc.backend.llvm.emit.ScalarJaxprEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Jaxpr;
 import dev.jaxc.ir.Type.ArrayType;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -18,12 +20,14 @@ import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
- * A built-in reduction (reduce_sum/prod/max/min/and/or/xor) whose operand's last dimension is
- * reduced, folded at memory speed: each result keeps {@link #lanes} independent accumulators,
+ * A built-in reduction (reduce_sum/prod/max/min/and/or/xor, argmax/argmin) whose operand's last
+ * dimension is reduced, folded at memory speed: each result keeps {@link #lanes} independent accumulators,
  * element k of a row going to lane k mod lanes, and the innermost loop walks the lanes with unit
  * stride, so LLVM's loop vectoriser turns them into the target's vectors (4 registers of 16 f32
  * on AVX-512, 8 of 8 on AVX2, 16 of 4 on SSE2 and NEON: the same lanes, hence the same bits, on
  * every target). The lanes are then combined pairwise (lane j with lane j + h, h halving).
+ * argmax and argmin fold (value, index) pairs so, half as many lanes, and combine lanes and
+ * partials with their order-free merge ({@link ReduceCombiners#argMerge}): JAX's bits.
  *
  * <p>A full reduction (one result) with enough elements is cut into a fixed number of parts
  * ({@link #parts}, from the shape only), each folded as above into a partial, which threads
@@ -77,7 +81,7 @@ final class ReduceLanes {
     this.redOuter = Arrays.stream(r.axes()).filter(a -> a != rank - 1).toArray();
     this.kept = IntStream.range(0, rank).filter(d -> !reduced(d)).toArray();
     this.m = r.shape()[rank - 1];
-    this.lanes = lanesFor(dtype, m);
+    this.lanes = lanesFor(dtype, m, r.operands().size());
   }
 
   /**
@@ -88,10 +92,11 @@ final class ReduceLanes {
    */
   static boolean applies(ReduceKernel.Reduction r) {
     int rank = r.shape().length;
-    if (!r.monoid() || r.operands().size() != 1 || rank == 0) return false;
+    if (r.merge() == null || rank == 0) return false;
+    if (!r.monoid() && (r.operands().size() != 2 || r.dtypes().get(0) == DType.BOOL)) return false;
     if (Arrays.stream(r.axes()).noneMatch(a -> a == rank - 1)) return false;
     long elements = Arrays.stream(r.shape()).reduce(1, (a, b) -> a * b);
-    return r.shape()[rank - 1] > 1 && elements > 0 && (r.orderFree() || elements >= XLA_VECTOR_MIN);
+    return r.shape()[rank - 1] > 1 && elements > 0 && (!r.monoid() || r.orderFree() || elements >= XLA_VECTOR_MIN);
   }
 
   static void emit(KernelContext cx, ReduceKernel.Reduction r, List<Integer> stored) {
@@ -100,8 +105,13 @@ final class ReduceLanes {
 
   /** The power of two ≤ the row length, at most LANE_BYTES of accumulators. */
   static long lanesFor(DType d, long m) {
+    return lanesFor(d, m, 1);
+  }
+
+  /** As {@link #lanesFor(DType, long)}, for {@code operands} accumulators a lane (their registers share the budget). */
+  private static long lanesFor(DType d, long m, int operands) {
     long bytes = d == DType.F16 || d == DType.BF16 ? 4 : d.byteSize();
-    long max = Math.max(1, (d == DType.BOOL ? BOOL_LANES : LANE_BYTES) / bytes);
+    long max = Math.max(1, (d == DType.BOOL ? BOOL_LANES : LANE_BYTES / operands) / bytes);
     return Math.min(max, Long.highestOneBit(m));
   }
 
@@ -122,7 +132,7 @@ final class ReduceLanes {
   private void run() {
     long results = size(kept);
     long count = size(redOuter) * m;
-    long parts = parts(r.shape(), r.axes(), dtype);
+    long parts = parts(r.shape(), r.axes(), dtype, r.operands().size());
     if (parts >= 2) {
       partitioned(parts, count);
       return;
@@ -137,12 +147,16 @@ final class ReduceLanes {
   }
 
   private void result(Index o) {
-    ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
+    List<ReduceSlot> acc = slots();
     fill(acc);
     cx.loops().forEach(sizes(redOuter), red -> row(acc, o, red, ir.i64(0), ir.i64(m / lanes), true));
-    Value v = combineLanes(acc);
-    acc.release();
+    List<Value> v = combineLanes(acc);
+    acc.forEach(ReduceSlot::release);
     store(o, v);
+  }
+
+  private List<ReduceSlot> slots() {
+    return r.dtypes().stream().map(d -> ReduceSlot.array(ir, d, Math.toIntExact(lanes))).toList();
   }
 
   /**
@@ -150,14 +164,14 @@ final class ReduceLanes {
    * split is along the first reduced dimension other than the last with more than one index,
    * else along the last dimension's lane chunks (the last part takes the row's tail).
    */
-  private static long parts(long[] shape, int[] axes, DType d) {
+  private static long parts(long[] shape, int[] axes, DType d, int operands) {
     int rank = shape.length;
     long count = 1;
     for (int a : axes) count *= shape[a];
     if (count != Arrays.stream(shape).reduce(1, (a, b) -> a * b)) return 1;  // several results
     long wanted = Math.min(MAX_PARTS, count / PART_ELEMENTS);
     int split = splitDim(shape, axes);
-    long extent = split >= 0 ? shape[split] : shape[rank - 1] / lanesFor(d, shape[rank - 1]);
+    long extent = split >= 0 ? shape[split] : shape[rank - 1] / lanesFor(d, shape[rank - 1], operands);
     return Math.max(1, Math.min(wanted, extent));
   }
 
@@ -167,17 +181,17 @@ final class ReduceLanes {
   }
 
   /**
-   * Scratch bytes of a reduce_* equation: its partials (both parts of a complex value), or 0 when
-   * it is not split.
+   * Scratch bytes of a reduce_*, argmax or argmin equation ({@code operands}: 1, or 2 for the
+   * (value, index) pairs): its partials (both parts of a complex value), or 0 when it is not split.
    */
-  static long scratchBytes(Eqn e) {
+  static long scratchBytes(Eqn e, int operands) {
     ArrayType in = (ArrayType) e.ins().get(0).type();
     long[] shape = in.shape().sizes();
     int[] axes = Arrays.stream(e.params().getLongs("axes")).mapToInt(Math::toIntExact).sorted().toArray();
     if (shape.length == 0 || Arrays.stream(axes).noneMatch(a -> a == shape.length - 1) || shape[shape.length - 1] < 2
         || Arrays.stream(shape).anyMatch(n -> n == 0)) return 0;
-    long parts = parts(shape, axes, in.dtype());
-    return parts < 2 ? 0 : parts * 2 * PART_SLOT;
+    long parts = parts(shape, axes, in.dtype(), operands);
+    return parts < 2 ? 0 : parts * 2 * PART_SLOT * operands;
   }
 
   /** The one result folded from {@code parts} partials, which threads compute. */
@@ -189,7 +203,7 @@ final class ReduceLanes {
     cx.loops().parallel().range(parts, 1, count, (begin, end) -> cx.loops().forRange(begin, end, b -> {
       LLVMValueRef lo = ir.udiv(ir.mul(b, ir.i64(extent)), ir.i64(parts));
       LLVMValueRef hi = ir.udiv(ir.mul(ir.add(b, ir.i64(1)), ir.i64(extent)), ir.i64(parts));
-      ReduceSlot acc = ReduceSlot.array(ir, dtype, Math.toIntExact(lanes));
+      List<ReduceSlot> acc = slots();
       fill(acc);
       if (split < 0) {
         LLVMValueRef last = ir.icmp(LLVMIntEQ, b, ir.i64(parts - 1));
@@ -207,24 +221,33 @@ final class ReduceLanes {
         }));
       }
       storePartial(scratch, parts, b, combineLanes(acc));
-      acc.release();
+      acc.forEach(ReduceSlot::release);
     }));
-    Value total = loadPartial(scratch, parts, ir.i64(0));
-    for (long k = 1; k < parts; k++) total = fold(total, loadPartial(scratch, parts, ir.i64(k)));
+    List<Value> total = loadPartial(scratch, parts, ir.i64(0));
+    for (long k = 1; k < parts; k++) total = merge(total, loadPartial(scratch, parts, ir.i64(k)));
     store(zero, total);
   }
 
-  /** Partial b's real part at slot b, its imaginary part at slot parts + b. */
-  private void storePartial(LLVMValueRef base, long parts, LLVMValueRef b, Value v) {
-    ir.store(v.isComplex() ? v.re() : v.v(), slot(base, b), PART_SLOT);
-    if (v.isComplex()) ir.store(v.im(), slot(base, ir.add(b, ir.i64(parts))), PART_SLOT);
+  /** Operand j of partial b: its real part at slot 2j·parts + b, its imaginary part parts later. */
+  private void storePartial(LLVMValueRef base, long parts, LLVMValueRef b, List<Value> vs) {
+    for (int j = 0; j < vs.size(); j++) {
+      Value v = vs.get(j);
+      LLVMValueRef at = ir.add(b, ir.i64(2L * j * parts));
+      ir.store(v.isComplex() ? v.re() : v.v(), slot(base, at), PART_SLOT);
+      if (v.isComplex()) ir.store(v.im(), slot(base, ir.add(at, ir.i64(parts))), PART_SLOT);
+    }
   }
 
-  private Value loadPartial(LLVMValueRef base, long parts, LLVMValueRef b) {
-    LLVMTypeRef t = ElementTypes.compute(ir, dtype.isComplex() ? dtype.realPart() : dtype);
-    LLVMValueRef re = ir.load(t, slot(base, b), PART_SLOT);
-    if (!dtype.isComplex()) return Value.of(re);
-    return Value.complex(re, ir.load(t, slot(base, ir.add(b, ir.i64(parts))), PART_SLOT));
+  private List<Value> loadPartial(LLVMValueRef base, long parts, LLVMValueRef b) {
+    List<Value> vs = new ArrayList<>();
+    for (int j = 0; j < r.dtypes().size(); j++) {
+      DType d = r.dtypes().get(j);
+      LLVMValueRef at = ir.add(b, ir.i64(2L * j * parts));
+      LLVMTypeRef t = ElementTypes.compute(ir, d.isComplex() ? d.realPart() : d);
+      LLVMValueRef re = ir.load(t, slot(base, at), PART_SLOT);
+      vs.add(d.isComplex() ? Value.complex(re, ir.load(t, slot(base, ir.add(at, ir.i64(parts))), PART_SLOT)) : Value.of(re));
+    }
+    return vs;
   }
 
   private LLVMValueRef slot(LLVMValueRef base, LLVMValueRef k) {
@@ -232,22 +255,22 @@ final class ReduceLanes {
   }
 
   /** One row (kept index o, other reduced indices red): chunks [lo, hi), then the tail. */
-  private void row(ReduceSlot acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi, boolean withTail) {
+  private void row(List<ReduceSlot> acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi, boolean withTail) {
     chunks(acc, o, red, lo, hi);
     if (withTail && m % lanes > 0) tail(acc, o, red);
   }
 
-  private void chunks(ReduceSlot acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi) {
+  private void chunks(List<ReduceSlot> acc, Index o, Index red, LLVMValueRef lo, LLVMValueRef hi) {
     if (m / lanes == 0) return;
     cx.loops().forRange(lo, hi, c -> {
       LLVMValueRef start = ir.mul(c, ir.i64(lanes));
       if (r.operands().get(0) instanceof NextRowPrefetch next) next.prefetch(index(o, red, start), lanes);
-      cx.loops().lanes(lanes, lane -> acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(start, lane)))));
+      cx.loops().lanes(lanes, lane -> store(acc, lane, fold(load(acc, lane), elements(o, red, ir.add(start, lane)))));
     });
   }
 
   /** The row's last m mod lanes elements into lanes 0, 1, …: in power-of-two pieces, largest first. */
-  private void tail(ReduceSlot acc, Index o, Index red) {
+  private void tail(List<ReduceSlot> acc, Index o, Index red) {
     long start = m / lanes * lanes;
     long rest = m % lanes;
     long done = 0;
@@ -256,33 +279,51 @@ final class ReduceLanes {
       long first = done;
       cx.loops().lanes(piece, j -> {
         LLVMValueRef lane = ir.add(j, ir.i64(first));
-        acc.store(lane, fold(acc.load(lane), element(o, red, ir.add(ir.i64(start), lane))));
+        store(acc, lane, fold(load(acc, lane), elements(o, red, ir.add(ir.i64(start), lane))));
       });
       done += piece;
     }
   }
 
-  private void fill(ReduceSlot acc) {
-    Value init = r.inits().get(0);
-    cx.loops().lanes(lanes, lane -> acc.store(lane, init));
+  private void fill(List<ReduceSlot> acc) {
+    cx.loops().lanes(lanes, lane -> store(acc, lane, r.inits()));
   }
 
-  /** Lane j folds lane j + h, for h = lanes/2, …, 1; the result is in lane 0. */
-  private Value combineLanes(ReduceSlot acc) {
+  /** Lane j merges lane j + h, for h = lanes/2, …, 1; the result is in lane 0. */
+  private List<Value> combineLanes(List<ReduceSlot> acc) {
     for (long h = lanes / 2; h >= 1; h /= 2) {
       long half = h;
-      cx.loops().lanes(half, lane -> acc.store(lane, fold(acc.load(lane), acc.load(ir.add(lane, ir.i64(half))))));
+      cx.loops().lanes(half, lane -> store(acc, lane, merge(load(acc, lane), load(acc, ir.add(lane, ir.i64(half))))));
     }
-    return acc.load(ir.i64(0));
+    return load(acc, ir.i64(0));
   }
 
-  private Value fold(Value acc, Value x) {
-    return combiner.emit(r.combiner(), List.of(acc, x)).get(0);
+  private List<Value> fold(List<Value> acc, List<Value> x) {
+    return combine(r.combiner(), acc, x);
   }
 
-  /** The operand element at kept index o, other reduced indices red, last index k. */
-  private Value element(Index o, Index red, LLVMValueRef k) {
-    return r.operands().get(0).at(index(o, red, k));
+  private List<Value> merge(List<Value> a, List<Value> b) {
+    return combine(r.merge(), a, b);
+  }
+
+  private List<Value> combine(Jaxpr f, List<Value> a, List<Value> b) {
+    List<Value> args = new ArrayList<>(a);
+    args.addAll(b);
+    return combiner.emit(f, args);
+  }
+
+  private static List<Value> load(List<ReduceSlot> slots, LLVMValueRef i) {
+    return slots.stream().map(s -> s.load(i)).toList();
+  }
+
+  private static void store(List<ReduceSlot> slots, LLVMValueRef i, List<Value> vs) {
+    for (int k = 0; k < slots.size(); k++) slots.get(k).store(i, vs.get(k));
+  }
+
+  /** The operand elements at kept index o, other reduced indices red, last index k. */
+  private List<Value> elements(Index o, Index red, LLVMValueRef k) {
+    Index at = index(o, red, k);
+    return r.operands().stream().map(g -> g.at(at)).toList();
   }
 
   /** The operand index of kept index o, other reduced indices red, last index k. */
@@ -295,9 +336,9 @@ final class ReduceLanes {
     return Index.of(idx);
   }
 
-  private void store(Index o, Value v) {
+  private void store(Index o, List<Value> v) {
     for (int j = 0; j < stored.size(); j++)
-      cx.access().store(cx.results().get(j), cx.resultTypes().get(j), o, v);
+      cx.access().store(cx.results().get(j), cx.resultTypes().get(j), o, v.get(stored.get(j)));
   }
 
   private LLVMValueRef[] zeros(int n) {

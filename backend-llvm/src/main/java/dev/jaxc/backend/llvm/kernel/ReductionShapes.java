@@ -33,7 +33,7 @@ public final class ReductionShapes {
       throw new AssertionError("not evaluated");
     };
     ReduceKernel.Reduction r = new ReduceKernel.Reduction(in.shape().sizes(), axes, List.of(none), List.of(d),
-        List.of(), ReduceCombiners.monoid(p, d), ReduceCombiners.orderFree(p, d), true);
+        List.of(), ReduceCombiners.monoid(p, d), ReduceCombiners.orderFree(p, d), true, ReduceCombiners.monoid(p, d));
     if (ReduceLanes.applies(r)) return Form.LANES;
     if (ReduceColumns.applies(r)) return Form.COLUMNS;
     return Form.OTHER;
