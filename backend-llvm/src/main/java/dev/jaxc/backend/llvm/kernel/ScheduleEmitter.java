@@ -240,7 +240,7 @@ public final class ScheduleEmitter {
 
   /**
    * The group's loop may run on several threads; its generators are composed inside the loop body
-   * (where a thread's own stack slots go). Its work: elements × the group's fused equations.
+   * (where a thread's own stack slots go). Its work: elements × the cost of the group's fused equations.
    */
   private void fusion(Step.Fusion f) {
     ArrayType shape = type(f.roots().get(0));
@@ -490,9 +490,9 @@ public final class ScheduleEmitter {
     return lowering.generator(p, ops);
   }
 
-  /** How many equations {@link #computed} composes for {@code p}. */
+  /** The cost of an element of the equations {@link #computed} composes for {@code p} ({@link ElementCost}). */
   private long equations(Producer p) {
-    long n = 1;
+    long n = ElementCost.of(p.primitive(), p.eqn());
     for (Atom in : p.eqn().ins()) if (in instanceof Var v && !plan.isMaterialised(v)) n += equations(plan.producer(v));
     return n;
   }
