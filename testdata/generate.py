@@ -3276,6 +3276,11 @@ _m("popcount_clz_misc", lambda x: (lax.population_count(x), lax.clz(x), jnp.bitw
    lambda r: (ivec(r, u16, 4),), "population_count, clz, jnp.bitwise_count", EXACT)
 _m("round_decimals", lambda x: (jnp.round(x, 2), jnp.around(x, -1), jnp.rint(x), jnp.trunc(x)),
    lambda r: (N(r, (8,), f32, 50.0),), "jnp.round with decimals, rint, fix", T32)
+_m("erfc_xla_bits_f32", lambda x: (lax.erfc(x), lax.erfc(x.astype(bf16))),
+   lambda r: (np.concatenate([np.linspace(-10, 10, 4001), r.uniform(-1.5, 1.5, 1500),
+                              [1.0, -1.0, 2.0, -2.0, 9.19, 9.21, nan, inf, -inf, 0.0, -0.0, 1e-40]]).astype(f32),),
+   "erfc on f32 and bf16 bit for bit with XLA (its Cephes formula in float: 1 - x T(x^2) below 1, "
+   "e^(-x^2) P or R of 1/x^2 above, 0 past the underflow)", EXACTF)
 _m("sign_bits_misc", lambda x: (jnp.signbit(x), jnp.frexp(x)[0], jnp.frexp(x)[1], jnp.ldexp(x, np.int32(3))),
    lambda r: (np.array([1.0, -2.5, 0.0, -0.0, 1e-3, 3e38, 1e-39, inf, nan], f32),), "signbit, frexp, ldexp", EXACTF)
 

@@ -236,7 +236,9 @@ class MathAccuracyTest {
     bound(b, MathFn.LOGISTIC, 2, 1.5);
     // f32: XLA:CPU's own rational approximation, bit for bit with jax.jit.
     bound(b, MathFn.ERF, 5.5, 1);
-    bound(b, MathFn.ERFC, 1.5, 3);
+    // f32: XLA's own Cephes-based formula in float, bit for bit with jax.jit: e^(-x²) from a
+    // rounded x² costs up to about 62 ulps next to the underflow, 3 on average.
+    bound(b, MathFn.ERFC, 64, 3);
     bound(b, MathFn.ERF_INV, 3.5, 2);
     bound(b, MathFn.LGAMMA, "x > 0", 0.6, 3);
     bound(b, MathFn.LGAMMA, "x < 0", 0.6, 16);
