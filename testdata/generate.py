@@ -3276,6 +3276,22 @@ _m("popcount_clz_misc", lambda x: (lax.population_count(x), lax.clz(x), jnp.bitw
    lambda r: (ivec(r, u16, 4),), "population_count, clz, jnp.bitwise_count", EXACT)
 _m("round_decimals", lambda x: (jnp.round(x, 2), jnp.around(x, -1), jnp.rint(x), jnp.trunc(x)),
    lambda r: (N(r, (8,), f32, 50.0),), "jnp.round with decimals, rint, fix", T32)
+def _split_blocks(r, dt):
+    """Blocks of 16 (a vector on every target) all positive, all negative, or one lane negative,
+    so a vector form takes the common path (x > 0), the whole function, or that for one lane."""
+    pos = r.uniform(1e-3, 30, (40, 16))
+    neg = -r.uniform(1e-3, 30, (40, 16))
+    mix = r.uniform(1e-3, 30, (40, 16))
+    mix[np.arange(40), r.integers(0, 16, 40)] *= -1
+    x = np.stack([pos, neg, mix], 1).reshape(-1)
+    x[5], x[21], x[40], x[77] = 0.0, -3.0, nan, inf   # poles, NaN, +inf inside positive blocks
+    return (x.astype(dt),)
+
+
+_m("lgamma_digamma_split", lambda x: (lax.lgamma(x), lax.digamma(x)), lambda r: _split_blocks(r, f32),
+   "lgamma and digamma on blocks of positive, negative and mixed lanes (the vector forms' x > 0 path)", T32S)
+_m("lgamma_digamma_split_f64", lambda x: (lax.lgamma(x), lax.digamma(x)), lambda r: _split_blocks(r, f64),
+   "lgamma and digamma (f64) on blocks of positive, negative and mixed lanes", (1e-9, 1e-9), x64=True)
 _m("erfc_xla_bits_f32", lambda x: (lax.erfc(x), lax.erfc(x.astype(bf16))),
    lambda r: (np.concatenate([np.linspace(-10, 10, 4001), r.uniform(-1.5, 1.5, 1500),
                               [1.0, -1.0, 2.0, -2.0, 9.19, 9.21, nan, inf, -inf, 0.0, -0.0, 1e-40]]).astype(f32),),

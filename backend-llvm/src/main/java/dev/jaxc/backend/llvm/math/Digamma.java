@@ -39,6 +39,8 @@ final class Digamma {
     LLVMValueRef negative = w.lt(wx, w.c(0));
     LLVMValueRef y = w.sel(negative, w.sub(w.c(1), wx), wx);
     LLVMValueRef pos = positive(w, y, !e.isF64());
+    // Every x > 0 (x read as 0, a denormal, is a pole).
+    if (e.commonRange()) return e.sel(e.eq(x, e.c(0)), e.c(Double.NaN), e.fromWide(pos));
     LLVMValueRef[] sc = SinPi.sinCos(w, wx);
     LLVMValueRef neg = w.sub(pos, w.div(w.mul(w.c(TwoOverPi.PI_HI), sc[1]), sc[0]));
     LLVMValueRef r = e.fromWide(w.sel(negative, neg, pos));

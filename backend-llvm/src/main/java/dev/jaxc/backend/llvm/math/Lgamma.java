@@ -42,6 +42,7 @@ final class Lgamma {
     LLVMValueRef nearZero = w.gt(wx, w.c(-1));
     LLVMValueRef y = w.sel(nonNeg, wx, w.sel(nearZero, w.sub(w.c(1), wx), ax));
     LLVMValueRef pos = positive(w, y, !e.isF64());
+    if (e.commonRange()) return e.sel(e.isInf(x), e.c(Double.POSITIVE_INFINITY), e.fromWide(pos));  // every x > 0
     LLVMValueRef s = w.abs(SinPi.sinCos(w, wx)[0]);
     LLVMValueRef factor = w.sel(nearZero, s, w.mul(ax, s));
     LLVMValueRef neg = w.sub(w.sub(w.c(LOG_PI), w.call(MathFn.LOG, factor)), pos);

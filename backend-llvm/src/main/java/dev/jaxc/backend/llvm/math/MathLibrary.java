@@ -74,11 +74,12 @@ public final class MathLibrary {
   }
 
   /**
-   * {@code splitRarePaths}: sin, cos and tan called on scalars call an out-of-line function that
-   * LLVM's loop vectoriser replaces by vector forms ({@code vector-function-abi-variant}), each
-   * branching once per vector between the Cody–Waite reduction alone, where every lane is below
-   * 2^19, and the whole branch-free function. Straight-line code computes Payne–Hanek for every
-   * element, which was 60% of an f32 sin's time. For CPUs: a GPU would diverge per warp.
+   * {@code splitRarePaths}: sin, cos and tan (and lgamma, digamma) called on scalars call an
+   * out-of-line function that LLVM's loop vectoriser replaces by vector forms ({@code
+   * vector-function-abi-variant}), each branching once per vector between the common range
+   * alone, where every lane is in it (the Cody–Waite reduction below 2^19; x > 0, no
+   * reflection), and the whole branch-free function. Straight-line code computes Payne–Hanek for
+   * every element, which was 60% of an f32 sin's time. For CPUs: a GPU would diverge per warp.
    */
   public MathLibrary(LLVMModuleRef module, boolean flushDenormals, boolean arithmeticFlushed, boolean keepsDenormals,
       boolean nativeRounding, boolean splitRarePaths) {
@@ -144,9 +145,21 @@ public final class MathLibrary {
     return call;
   }
 
-  /** The functions with a slow path for rare arguments (Payne–Hanek reduction). */
+  /**
+   * The functions with a slow path for rare arguments: sin, cos and tan (Payne–Hanek reduction
+   * beyond 2^19), lgamma and digamma (the reflection, sin(πx) and a logarithm or division, for
+   * x <= 0).
+   */
   private static boolean rarePath(MathFn fn) {
-    return fn == MathFn.SIN || fn == MathFn.COS || fn == MathFn.TAN;
+    return fn == MathFn.SIN || fn == MathFn.COS || fn == MathFn.TAN || fn == MathFn.LGAMMA || fn == MathFn.DIGAMMA;
+  }
+
+  /** Where {@code x} is in {@code fn}'s common range ({@link MathEmitter#commonRange}); false for NaN. */
+  private static LLVMValueRef common(MathEmitter e, MathFn fn, LLVMValueRef x) {
+    return switch (fn) {
+      case LGAMMA, DIGAMMA -> e.gt(x, e.c(0));
+      default -> e.lt(e.abs(x), e.c(TrigReduction.COMMON_LIMIT));
+    };
   }
 
   /**
@@ -170,7 +183,7 @@ public final class MathLibrary {
       LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
       LLVMValueRef x = LLVMGetParam(f, 0);
       MathEmitter common = new MathEmitter(this, b, f64, lanes, true);
-      LLVMValueRef in = common.lt(common.abs(x), common.c(TrigReduction.COMMON_LIMIT));
+      LLVMValueRef in = common(common, fn, x);
       if (lanes > 0) {
         LLVMTypeRef boolVec = LLVMTypeOf(in);
         LLVMValueRef reduce = LLVMGetNamedFunction(module, "llvm.vector.reduce.and.v" + lanes + "i1");
