@@ -15,11 +15,13 @@ final class Asinh {
     LLVMValueRef ax = e.abs(x);
     LLVMValueRef x2 = e.mul(ax, ax);
     LLVMValueRef root = e.sqrt(e.add(x2, e.c(1)));
-    LLVMValueRef huge = e.add(e.call(MathFn.LOG, ax), e.c(ExpKernel.LN2));
-    LLVMValueRef big = e.call(MathFn.LOG, e.fma(e.c(2), ax, e.div(e.c(1), e.add(root, ax))));
-    LLVMValueRef small = e.call(MathFn.LOG1P, e.add(ax, e.div(x2, e.add(e.c(1), root))));
     double hugeFrom = e.isF64() ? 0x1p28 : 0x1p12;
-    LLVMValueRef r = e.sel(e.gt(ax, e.c(hugeFrom)), huge, e.sel(e.gt(ax, e.c(2)), big, small));
+    LLVMValueRef isHuge = e.gt(ax, e.c(hugeFrom));
+    // The two log branches as one logarithm of the branch's argument (the same values, bits).
+    LLVMValueRef lg = e.call(MathFn.LOG, e.sel(isHuge, ax, e.fma(e.c(2), ax, e.div(e.c(1), e.add(root, ax)))));
+    LLVMValueRef big = e.sel(isHuge, e.add(lg, e.c(ExpKernel.LN2)), lg);
+    LLVMValueRef small = e.call(MathFn.LOG1P, e.add(ax, e.div(x2, e.add(e.c(1), root))));
+    LLVMValueRef r = e.sel(e.gt(ax, e.c(2)), big, small);
     return e.sel(e.isNan(x), x, e.copysign(r, x));
   }
 }
