@@ -1265,6 +1265,12 @@ _s("pad_lax", lambda x: (lax.pad(x, np.float32(-1), [(-1, 2, 1), (2, -2, 0)]),
                          lax.pad(x, np.float32(0), [(0, 0, 2), (1, 1, 1)]),
                          lax.pad(x, np.float32(9), [(-2, -1, 0), (0, 0, 0)])),
    lambda r: (N(r, (4, 5)),), "lax.pad with negative low/high padding and interior padding")
+_s("pad_regions", lambda x, v, k: (lax.pad(x * 2 + 1, v * 3, [(1, 2, 0), (0, 3, 0), (4, 0, 0)]),
+                                   lax.pad(k + 1, np.int32(-5), [(0, 0, 0), (2, 5, 0)]),
+                                   jnp.pad(x > 0, ((2, 0), (0, 0), (1, 1)), constant_values=True)),
+   lambda r: (N(r, (5, 6, 37)), np.float32(-0.5), I(r, (9, 33), i32, -9, 9)),
+   "pad without interior or cropping stored as an interior copy and border boxes: a fused operand, a computed "
+   "padding value, zero low or high on some dimensions, f32, int32 and bool")
 _s("pad_lax_i32", lambda x, v: lax.pad(x, v, [(1, -1, 1)]), lambda r: (I(r, (6,), i32), np.int32(-7)),
    "lax.pad int32 with traced padding value")
 for _mode in ("constant", "edge", "reflect", "wrap", "symmetric"):

@@ -5,7 +5,6 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
-import dev.jaxc.ir.ParamValue;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type.ArrayType;
@@ -204,7 +203,7 @@ final class ShapeLowering {
    */
   ElementGenerator pad(Eqn e, ElementGenerator x, ElementGenerator value) {
     long[] in = sizes(e.ins().get(0));
-    long[][] config = paddingConfig(e.params(), in.length);
+    long[][] config = PadConfig.of(e.params(), in.length);
     boolean empty = type(e.ins().get(0)).shape().elementCount() == 0;
     return idx -> {
       Value v = value.at(Index.SCALAR);
@@ -226,14 +225,6 @@ final class ShapeLowering {
       }
       return arith.select(inside, x.at(Index.of(j)), v);
     };
-  }
-
-  private static long[][] paddingConfig(Params p, int rank) {
-    ParamValue v = p.get("padding_config").orElseThrow();
-    long[][] r = new long[rank][];
-    List<ParamValue> items = ((ParamValue.Tuple) v).items();
-    for (int d = 0; d < rank; d++) r[d] = Params.asLongs("padding_config", items.get(d));
-    return r;
   }
 
   /** Picks the operand whose range along {@code dimension} holds the output position. */

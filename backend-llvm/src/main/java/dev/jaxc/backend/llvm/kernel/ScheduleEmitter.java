@@ -12,6 +12,7 @@ import dev.jaxc.backend.llvm.emit.ElementwiseLowering;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
+import dev.jaxc.backend.llvm.emit.PadConfig;
 import dev.jaxc.backend.llvm.emit.ParallelRegions;
 import dev.jaxc.backend.llvm.emit.ReduceSlot;
 import dev.jaxc.backend.llvm.emit.Value;
@@ -29,6 +30,7 @@ import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -262,6 +264,11 @@ public final class ScheduleEmitter {
         byOperand(only, plan.producer(only).eqn(), perElement);
         return;
       }
+      if (shape.rank() > 0 && rootPrimitive == Primitive.PAD && loops.parallel().severalPerStep()
+          && plainPad(plan.producer(only).eqn())) {
+        byRegion(only, plan.producer(only).eqn(), perElement);
+        return;
+      }
       loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, idx -> {
         List<ElementGenerator> gens = new ArrayList<>();
         for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
@@ -272,6 +279,59 @@ public final class ScheduleEmitter {
       });
     } finally {
       for (Var v : preloaded) bound.remove(v);
+    }
+  }
+
+  /** A pad without interior padding or cropping, of a non-empty operand. */
+  private static boolean plainPad(Eqn e) {
+    ArrayType in = type(e.ins().get(0));
+    if (in.shape().elementCount() == 0) return false;
+    for (long[] c : PadConfig.of(e.params(), in.rank())) if (c[0] < 0 || c[1] < 0 || c[2] != 0) return false;
+    return true;
+  }
+
+  /**
+   * A pad the group stores: the operand copied into the interior by a loop nest over its own
+   * index space (unit-stride loads and stores), then the border, as boxes of the padding value
+   * (along each dimension d the low and high slabs, within the interior along the dimensions
+   * before d). The pad's generator tests every index and loads the operand through a clamped
+   * index, which LLVM vectorises as a gather: jnp.pad of 16 MiB ran at 1.1–1.4× XLA's time.
+   */
+  private void byRegion(Var root, Eqn e, long perElement) {
+    ArrayType t = type(root);
+    long[] out = t.shape().sizes();
+    long[] in = type(e.ins().get(0)).shape().sizes();
+    long[][] config = PadConfig.of(e.params(), in.length);
+    Buffer buffer = plan.buffer(root);
+    ElementGenerator x = of(e.ins().get(0));
+    ElementGenerator value = of(e.ins().get(1));
+    loops.forEachParallel(in, type(e.ins().get(0)).shape().elementCount() * perElement, LoopEmitter.VECTOR_GRAIN, idx -> {
+      LLVMValueRef[] j = idx.dims().toArray(new LLVMValueRef[0]);
+      for (int d = 0; d < j.length; d++) if (config[d][0] > 0) j[d] = ir.add(j[d], ir.i64(config[d][0]));
+      access.store(bases.apply(buffer), t, Index.of(j), x.at(idx));
+    });
+    for (int d = 0; d < out.length; d++) {
+      for (boolean low : new boolean[] {true, false}) {
+        long[] box = new long[out.length];
+        long[] offset = new long[out.length];
+        for (int k = 0; k < out.length; k++) {
+          if (k < d) {
+            box[k] = in[k];
+            offset[k] = config[k][0];
+          } else if (k > d) {
+            box[k] = out[k];
+          }
+        }
+        box[d] = low ? config[d][0] : config[d][1];
+        offset[d] = low ? 0 : config[d][0] + in[d];
+        if (Arrays.stream(box).anyMatch(n -> n == 0)) continue;
+        long elements = Arrays.stream(box).reduce(1, (a, b) -> a * b);
+        loops.forEachParallel(box, elements, LoopEmitter.VECTOR_GRAIN, idx -> {
+          LLVMValueRef[] j = idx.dims().toArray(new LLVMValueRef[0]);
+          for (int k = 0; k < j.length; k++) if (offset[k] > 0) j[k] = ir.add(j[k], ir.i64(offset[k]));
+          access.store(bases.apply(buffer), t, Index.of(j), value.at(Index.SCALAR));
+        });
+      }
     }
   }
 
