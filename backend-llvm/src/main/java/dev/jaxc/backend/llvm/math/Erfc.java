@@ -8,19 +8,19 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * ({@link #xlaF32}). Results below the normal range flush to 0 (FTZ); denormal inputs give 1.
  */
 final class Erfc {
-  /** XLA's erf(x) = x·T(x²) for |x| < 1 (Cephes' erff), highest coefficient first. */
+  /** XLA's erf(x) = x·T(x²) for |x| < 1 (Cephes' erff), lowest coefficient first ({@link MathEmitter#poly}). */
   private static final double[] T = {
-    7.853861353153693E-5, -8.010193625184903E-4, 5.188327685732524E-3, -2.685381193529856E-2,
-    1.128358514861418E-1, -3.761262582423300E-1, 1.128379165726710E+0};
-  /** erfc(x) = e^(-x²)/x·P(1/x²) for 1 <= x < 2 (Cephes' erfcf). */
+    1.128379165726710E+0, -3.761262582423300E-1, 1.128358514861418E-1, -2.685381193529856E-2,
+    5.188327685732524E-3, -8.010193625184903E-4, 7.853861353153693E-5};
+  /** erfc(x) = e^(-x²)/x·P(1/x²) for 1 <= x < 2 (Cephes' erfcf), lowest first. */
   private static final double[] P = {
-    2.326819970068386E-2, -1.387039388740657E-1, 3.687424674597105E-1, -5.824733027278666E-1,
-    6.210004621745983E-1, -4.944515323274145E-1, 3.404879937665872E-1, -2.741127028184656E-1,
-    5.638259427386472E-1};
-  /** erfc(x) = e^(-x²)/x·R(1/x²) for x >= 2. */
+    5.638259427386472E-1, -2.741127028184656E-1, 3.404879937665872E-1, -4.944515323274145E-1,
+    6.210004621745983E-1, -5.824733027278666E-1, 3.687424674597105E-1, -1.387039388740657E-1,
+    2.326819970068386E-2};
+  /** erfc(x) = e^(-x²)/x·R(1/x²) for x >= 2, lowest first. */
   private static final double[] R = {
-    -1.047766399936249E+1, 1.297719955372516E+1, -7.495518717768503E+0, 2.921019019210786E+0,
-    -1.015265279202700E+0, 4.218463358204948E-1, -2.820767439740514E-1, 5.641895067754075E-1};
+    5.641895067754075E-1, -2.820767439740514E-1, 4.218463358204948E-1, -1.015265279202700E+0,
+    2.921019019210786E+0, -7.495518717768503E+0, 1.297719955372516E+1, -1.047766399936249E+1};
   private static final double MAXLOG = 88.72283905206835;
 
   private Erfc() {}
@@ -47,21 +47,14 @@ final class Erfc {
   private static LLVMValueRef xlaF32(MathEmitter e, LLVMValueRef x) {
     LLVMValueRef ax = e.abs(x);
     LLVMValueRef xx = e.mul(x, x);
-    LLVMValueRef small = e.fma(e.neg(x), horner(e, xx, T), e.c(1));
+    LLVMValueRef small = e.fma(e.neg(x), e.poly(xx, T), e.c(1));
     LLVMValueRef z = e.neg(xx);
     LLVMValueRef inv = e.div(e.c(1), xx);
     LLVMValueRef scale = e.mul(Exp.emit(e, z), e.div(e.c(1), ax));
-    LLVMValueRef poly = e.sel(e.lt(ax, e.c(2)), horner(e, inv, P), horner(e, inv, R));
+    LLVMValueRef poly = e.sel(e.lt(ax, e.c(2)), e.poly(inv, P), e.poly(inv, R));
     LLVMValueRef tail = e.sel(e.lt(z, e.c(-MAXLOG)), e.c(0), e.mul(scale, poly));
     LLVMValueRef big = e.sel(e.lt(x, e.c(0)), e.sub(e.c(2), tail), tail);
     LLVMValueRef r = e.sel(e.lt(ax, e.c(1)), small, e.ftzArithmetic(big));
     return e.sel(e.isNan(x), x, r);
-  }
-
-  /** c[0]·t^(n-1) + … + c[n-1] by Horner's rule, as XLA evaluates its polynomials. */
-  private static LLVMValueRef horner(MathEmitter e, LLVMValueRef t, double[] c) {
-    LLVMValueRef acc = e.c(c[0]);
-    for (int k = 1; k < c.length; k++) acc = e.fma(acc, t, e.c(c[k]));
-    return acc;
   }
 }
