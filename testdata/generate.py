@@ -1299,6 +1299,9 @@ _s("split", lambda x: (*jnp.split(x, 3), *jnp.split(x, [1, 4], axis=1), *jnp.arr
    lambda r: (N(r, (6, 6)),), "jnp.split (equal and at indices), array_split -> split/slice")
 _s("tile_repeat", lambda x: (jnp.tile(x, (2, 3)), jnp.repeat(x, 2, axis=0), jnp.repeat(x, 3), jnp.tile(x[0], 2)),
    lambda r: (N(r, (2, 3)),), "jnp.tile and jnp.repeat")
+_s("tile_last_axis", lambda x, y: (jnp.tile(x, (2, 4)) * 2.0 + 1.0, jnp.tile(x, (1, 8)).T - 1.0, jnp.tile(y, (3, 2)) ^ 5),
+   lambda r: (N(r, (24, 32)), I(r, (5, 16), i32)),
+   "jnp.tile along the last axis fused with arithmetic (loop walked in runs of the period), under a transpose, int32")
 _s("repeat_array", lambda x: jnp.repeat(x, np.array([1, 0, 3]), axis=0, total_repeat_length=4),
    lambda r: (N(r, (3, 2)),), "jnp.repeat with per-element repeats and total_repeat_length")
 _s("stack_unstack", lambda x, y: (jnp.stack([x, y]), jnp.stack([x, y], axis=-1), *jnp.unstack(x, axis=1)),

@@ -45,6 +45,17 @@ public final class LoopEmitter {
    * innerGrain}: chunk bounds are multiples of it when the split axis is the innermost.
    */
   public void forEachParallel(long[] shape, long work, long innerGrain, Consumer<Index> body) {
+    forEachParallel(shape, work, innerGrain, 0, body);
+  }
+
+  /**
+   * As above, the innermost axis (when it is not the split one) walked as {@code n / period}
+   * runs of {@code period} (a power of two dividing its extent n, or 0 for none), its index
+   * {@code q·period + r}: a body that reads element {@code index mod period} (a tile along the
+   * last axis) then reads {@code r}, which LLVM sees as unit stride and vectorises, where through
+   * the remainder it was a scalar loop.
+   */
+  public void forEachParallel(long[] shape, long work, long innerGrain, long period, Consumer<Index> body) {
     for (long n : shape) if (n == 0) return;
     int d = 0;
     while (d < shape.length && shape[d] == 1) d++;
@@ -63,7 +74,7 @@ public final class LoopEmitter {
       for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
       range(begin, end, i -> {
         idx[split] = i;
-        nest(shape, split + 1, idx, body);
+        nest(shape, split + 1, idx, period, body);
       });
     });
   }
@@ -145,18 +156,30 @@ public final class LoopEmitter {
   }
 
   private void nest(long[] shape, int d, LLVMValueRef[] idx, Consumer<Index> body) {
+    nest(shape, d, idx, 0, body);
+  }
+
+  private void nest(long[] shape, int d, LLVMValueRef[] idx, long period, Consumer<Index> body) {
+    if (d == shape.length - 1 && period > 1 && period < shape[d] && shape[d] % period == 0
+        && Long.bitCount(period) == 1) {
+      range(ir.i64(0), ir.i64(shape[d] / period), q -> range(ir.i64(0), ir.i64(period), r -> {
+        idx[d] = LLVMBuildNUWAdd(ir.b, LLVMBuildNUWMul(ir.b, q, ir.i64(period), ""), r, "");
+        body.accept(Index.of(idx.clone()));
+      }));
+      return;
+    }
     if (d == shape.length) {
       body.accept(Index.of(idx.clone()));
       return;
     }
     if (shape[d] == 1) {
       idx[d] = ir.i64(0);
-      nest(shape, d + 1, idx, body);
+      nest(shape, d + 1, idx, period, body);
       return;
     }
     range(ir.i64(0), ir.i64(shape[d]), i -> {
       idx[d] = i;
-      nest(shape, d + 1, idx, body);
+      nest(shape, d + 1, idx, period, body);
     });
   }
 }

@@ -269,7 +269,7 @@ public final class ScheduleEmitter {
         byRegion(only, plan.producer(only).eqn(), perElement);
         return;
       }
-      loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, idx -> {
+      loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, period(f), idx -> {
         List<ElementGenerator> gens = new ArrayList<>();
         for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
         for (int r = 0; r < gens.size(); r++) {
@@ -279,6 +279,32 @@ public final class ScheduleEmitter {
       });
     } finally {
       for (Var v : preloaded) bound.remove(v);
+    }
+  }
+
+  /**
+   * The period of the group's last axis: the operand's extent where a tile the group computes
+   * repeats along its last axis (and the group's loop has that axis last), else 0.
+   */
+  private long period(Step.Fusion f) {
+    long last = type(f.roots().get(0)).shape().sizes().length == 0 ? 0
+        : type(f.roots().get(0)).shape().sizes()[type(f.roots().get(0)).rank() - 1];
+    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
+    long[] found = {0};
+    for (Var root : f.roots()) tilePeriod(plan.producer(root), last, seen, found);
+    return found[0];
+  }
+
+  private void tilePeriod(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen, long[] found) {
+    Eqn e = p.eqn();
+    if (p.primitive() == Primitive.TILE) {
+      long[] in = type(e.ins().get(0)).shape().sizes();
+      long[] out = type(e.outs().get(0)).shape().sizes();
+      int r = out.length - 1;
+      if (r >= 0 && out[r] == last && in[r] != out[r] && found[0] == 0) found[0] = in[r];
+    }
+    for (Atom in : e.ins()) {
+      if (in instanceof Var v && !plan.isMaterialised(v) && seen.put(v, Boolean.TRUE) == null) tilePeriod(plan.producer(v), last, seen, found);
     }
   }
 
