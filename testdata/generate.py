@@ -2092,6 +2092,12 @@ _d("transposed_rhs_packed_f64", lambda q, k: jnp.einsum("qd,kd->qk", q, k),
 _d("transposed_lhs_packed", lambda a, b, x, y: (a.T @ b, jnp.einsum("bkm,bkn->bmn", x, y)),
    lambda r: (N(r, (45, 30)), N(r, (45, 26)), N(r, (2, 21, 19)), N(r, (2, 21, 29))),
    "x.T @ y with M the lhs's minor axis (2-D and batched): packed by register transposes")
+_d("transpose_folding",
+   lambda a, b, c, x, y, t, w: (a @ b.T, x @ jnp.swapaxes(y, -1, -2), jnp.swapaxes(x, -1, -2) @ x, c.T @ a, c.T * 2.0,
+                                jnp.einsum("ijk,kl->ijl", jnp.transpose(t, (1, 0, 2)), w)),
+   lambda r: (N(r, (40, 24)), N(r, (33, 24)), N(r, (40, 17)), N(r, (3, 20, 12)), N(r, (3, 9, 12)), N(r, (4, 5, 6)), N(r, (6, 7))),
+   "transposes read by dot_general folded into its dimension numbers (XLA's TransposeFolding): a @ b.T, batched swapaxes "
+   "on either side, a transpose also read elsewhere, and one whose free axes would change order (not folded)")
 _d("transposed_lhs_packed_f64", lambda a, b: a.T @ b,
    lambda r: (N(r, (23, 14), f64), N(r, (23, 11), f64)), "f64 x.T @ y, M minor in x", T64, x64=True)
 # Short rows of A ([batch, M, K], K * bytes <= 128) are read in place, the last partial register

@@ -14,8 +14,11 @@ import java.util.List;
  * constants, extra top-level constvars (see {@link Inliner}).
  */
 public final class CanonicalPipeline {
-  /** The passes, in the order they run: inlining first, so DCE sees across former calls. */
-  public static final List<IrPass> PASSES = List.of(new Inliner(), new DeadCodeElimination());
+  /**
+   * The passes, in the order they run: inlining first, so DCE sees across former calls (and the
+   * transposes that dots no longer read).
+   */
+  public static final List<IrPass> PASSES = List.of(new Inliner(), new TransposeFolding(), new DeadCodeElimination());
 
   private CanonicalPipeline() {}
 
