@@ -287,25 +287,31 @@ public final class ScheduleEmitter {
    * repeats along its last axis (and the group's loop has that axis last), else 0.
    */
   private long period(Step.Fusion f) {
-    long last = type(f.roots().get(0)).shape().sizes().length == 0 ? 0
-        : type(f.roots().get(0)).shape().sizes()[type(f.roots().get(0)).rank() - 1];
+    long[] sizes = type(f.roots().get(0)).shape().sizes();
+    if (sizes.length == 0) return 0;
     java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
-    long[] found = {0};
-    for (Var root : f.roots()) tilePeriod(plan.producer(root), last, seen, found);
-    return found[0];
+    for (Var root : f.roots()) {
+      long p = tilePeriod(plan.producer(root), sizes[sizes.length - 1], seen);
+      if (p > 0) return p;
+    }
+    return 0;
   }
 
-  private void tilePeriod(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen, long[] found) {
+  /** The first tile along a last axis of extent {@code last} among the fused producers from {@code p}: its operand's extent. */
+  private long tilePeriod(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen) {
     Eqn e = p.eqn();
     if (p.primitive() == Primitive.TILE) {
       long[] in = type(e.ins().get(0)).shape().sizes();
       long[] out = type(e.outs().get(0)).shape().sizes();
       int r = out.length - 1;
-      if (r >= 0 && out[r] == last && in[r] != out[r] && found[0] == 0) found[0] = in[r];
+      if (r >= 0 && out[r] == last && in[r] != out[r]) return in[r];
     }
     for (Atom in : e.ins()) {
-      if (in instanceof Var v && !plan.isMaterialised(v) && seen.put(v, Boolean.TRUE) == null) tilePeriod(plan.producer(v), last, seen, found);
+      if (!(in instanceof Var v) || plan.isMaterialised(v) || seen.put(v, Boolean.TRUE) != null) continue;
+      long q = tilePeriod(plan.producer(v), last, seen);
+      if (q > 0) return q;
     }
+    return 0;
   }
 
   /** A pad without interior padding or cropping, of a non-empty operand. */
