@@ -32,7 +32,7 @@ public final class ReduceSlot {
   private ReduceSlot(Ir ir, DType d, int length) {
     this.ir = ir;
     this.type = ElementTypes.compute(ir, d);
-    this.mem = LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) == 1 ? ir.i8 : type;
+    this.mem = d == DType.BOOL ? ElementTypes.storage(ir, d) : type;
     // The compute type's size: f16 and bf16 are held as f32.
     this.align = d == DType.F16 || d == DType.BF16 ? 4 : ElementTypes.partBytes(d);
     this.bytes = (long) length * align;

@@ -1,5 +1,6 @@
 package dev.jaxc.ir.pass.canon;
 
+import dev.jaxc.ir.ParamValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -55,5 +56,12 @@ final class Lists {
   static boolean any(boolean[] flags) {
     for (boolean f : flags) if (f) return true;
     return false;
+  }
+
+  /** A param tuple of ints. */
+  static ParamValue.Tuple ints(long[] xs) {
+    List<ParamValue> items = new ArrayList<>();
+    for (long x : xs) items.add(ParamValue.Int.of(x));
+    return new ParamValue.Tuple(items);
   }
 }

@@ -132,8 +132,8 @@ public final class ScanMapHoisting implements IrPass {
       long[] lc = dn.lhsContract().clone();
       for (int i = 0; i < lc.length; i++) lc[i]++;
       Params params = b.params().with("dimension_numbers", new ParamValue.Tuple(List.of(
-          new ParamValue.Tuple(List.of(ints(lc), ints(dn.rhsContract()))),
-          new ParamValue.Tuple(List.of(ints(new long[0]), ints(new long[0]))))));
+          new ParamValue.Tuple(List.of(Lists.ints(lc), Lists.ints(dn.rhsContract()))),
+          new ParamValue.Tuple(List.of(Lists.ints(new long[0]), Lists.ints(new long[0]))))));
       List<Dim> dims = new ArrayList<>();
       dims.add(Dim.of(length));
       dims.addAll(lt.shape().dims());
@@ -141,12 +141,6 @@ public final class ScanMapHoisting implements IrPass {
       before.add(new Eqn(List.of(stacked), b.primitive(), params, List.of(outerX, outerW), b.span(), b.primSpan(),
           b.inSpans()));
       return stacked;
-    }
-
-    private static ParamValue.Tuple ints(long[] xs) {
-      List<ParamValue> items = new ArrayList<>();
-      for (long x : xs) items.add(ParamValue.Int.of(x));
-      return new ParamValue.Tuple(items);
     }
   }
 }

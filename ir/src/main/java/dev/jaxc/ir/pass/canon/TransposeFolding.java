@@ -69,8 +69,8 @@ final class TransposeFolding implements IrPass {
         return;
       }
       ParamValue numbers = new ParamValue.Tuple(List.of(
-          new ParamValue.Tuple(List.of(ints(dims[0]), ints(dims[1]))),
-          new ParamValue.Tuple(List.of(ints(dims[2]), ints(dims[3])))));
+          new ParamValue.Tuple(List.of(Lists.ints(dims[0]), Lists.ints(dims[1]))),
+          new ParamValue.Tuple(List.of(Lists.ints(dims[2]), Lists.ints(dims[3])))));
       keep(e.withParts(e.outs(), e.params().with("dimension_numbers", numbers), operands), operands, out);
     }
 
@@ -102,12 +102,6 @@ final class TransposeFolding implements IrPass {
     private static boolean contains(long[] xs, long x) {
       for (long y : xs) if (y == x) return true;
       return false;
-    }
-
-    private static ParamValue ints(long[] xs) {
-      List<ParamValue> items = new ArrayList<>();
-      for (long x : xs) items.add(ParamValue.Int.of(x));
-      return new ParamValue.Tuple(items, true);
     }
   }
 }
