@@ -71,6 +71,17 @@ public record TargetSpec(Arch arch, String triple, String cpu, String features, 
     };
   }
 
+  /** Whether the target is x86-64 with AVX-512 F as the feature string names it. */
+  public boolean hasAvx512() {
+    if (arch != Arch.X86_64) return false;
+    boolean on = false;
+    for (String f : features.split(",")) {
+      if (f.equals("+avx512f")) on = true;
+      else if (f.equals("-avx512f")) on = false;
+    }
+    return on;
+  }
+
   public TargetSpec withCpu(String c, String f) {
     return new TargetSpec(arch, triple, c, f, optLevel);
   }
