@@ -107,10 +107,8 @@ public final class Compiler {
    * bit tests for zero into float compares, which DAZ answers differently; preserve-sign lets it
    * take a denormal for a zero where its bits are read (it folded frexp's {@code select(|x| <
    * min_normal, x * 2^23, x)} to {@code x}: misc_class_test_denormals). All functions alike:
-   * the inliner requires compatible modes. On x86 with AVX-512, {@code "prefer-vector-width"="512"}:
-   * LLVM tunes Skylake-SP, Cascade Lake and Ice Lake server to vectorise loops in 256 bits (against
-   * the clock drop of heavy 512-bit code, which the GEMM micro-kernels pay anyway), which ran exp,
-   * log and tanh loops at half the lanes XLA's YNNPACK kernels use (VectorWidthTest).
+   * the inliner requires compatible modes. Loops of transcendental functions are vectorised in 512
+   * bits where the target has AVX-512 ({@link WideVectors}).
    */
   public static void forTarget(Ir ir, TargetSpec target) {
     for (LLVMValueRef f = LLVMGetFirstFunction(ir.module); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
@@ -118,12 +116,12 @@ public final class Compiler {
       ir.addFunctionAttribute(f, "no-builtins", "");
       ir.addFunctionAttribute(f, "target-cpu", target.cpu());
       if (!target.features().isEmpty()) ir.addFunctionAttribute(f, "target-features", target.features());
-      if (target.hasAvx512()) ir.addFunctionAttribute(f, "prefer-vector-width", "512");
       if (ir.numerics().flushesInHardware()) {
         ir.addFunctionAttribute(f, "denormal-fp-math", "dynamic,dynamic");
         ir.addFunctionAttribute(f, "denormal-fp-math-f32", "dynamic,dynamic");
       }
     }
+    WideVectors.mark(ir, target);
   }
 
   public static void verify(LLVMModuleRef module) {

@@ -49,4 +49,11 @@ public enum MathFn {
   public int arity() {
     return arity;
   }
+
+  /** Whether {@code llvmName} is one of the library's functions ({@code jaxc.<id>.…}). */
+  public static boolean isLibraryFunction(String llvmName) {
+    if (!llvmName.startsWith("jaxc.")) return false;
+    for (MathFn f : values()) if (llvmName.startsWith(f.id, 5) && llvmName.startsWith(".", 5 + f.id.length())) return true;
+    return false;
+  }
 }
