@@ -1302,6 +1302,15 @@ _s("tile_repeat", lambda x: (jnp.tile(x, (2, 3)), jnp.repeat(x, 2, axis=0), jnp.
 _s("tile_last_axis", lambda x, y: (jnp.tile(x, (2, 4)) * 2.0 + 1.0, jnp.tile(x, (1, 8)).T - 1.0, jnp.tile(y, (3, 2)) ^ 5),
    lambda r: (N(r, (24, 32)), I(r, (5, 16), i32)),
    "jnp.tile along the last axis fused with arithmetic (loop walked in runs of the period), under a transpose, int32")
+_s("concat_last_axis_fused",
+   lambda x, y, k: (jnp.concatenate([-x[..., 20:], x[..., :19], jnp.ones(x.shape[:-1] + (1,), x.dtype)], -1) * y,
+                    jnp.concatenate([x[..., :8], x[..., 8:] * 2.0], -1) + jnp.concatenate([y[..., 30:], y[..., :30]], -1),
+                    jnp.concatenate([k[:, 3:], k[:, :3]], 1) * 3 - jnp.concatenate([k[:, :5], -k[:, 5:]], 1),
+                    jnp.concatenate([k, k * 2], 0).T + 1,
+                    jnp.concatenate([x[..., i:i + 4] * (i + 1) for i in range(0, 40, 4)], -1) - y),
+   lambda r: (N(r, (4, 6, 40)), N(r, (4, 6, 40)), I(r, (7, 12), i32)),
+   "concatenations along the last axis fused into arithmetic (the loop cut where an operand ends: "
+   "3 parts with a 1-wide one, two concatenations with different cuts, int32; under a transpose; 10 parts, uncut)")
 _s("repeat_array", lambda x: jnp.repeat(x, np.array([1, 0, 3]), axis=0, total_repeat_length=4),
    lambda r: (N(r, (3, 2)),), "jnp.repeat with per-element repeats and total_repeat_length")
 _s("stack_unstack", lambda x, y: (jnp.stack([x, y]), jnp.stack([x, y], axis=-1), *jnp.unstack(x, axis=1)),

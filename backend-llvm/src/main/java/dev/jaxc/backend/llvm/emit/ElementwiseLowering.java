@@ -31,6 +31,7 @@ public final class ElementwiseLowering {
   private final MathLowering math;
   private final Set<Eqn> rawZeroCompares;
   private final XlaRewrites rewrites;
+  private final IndexRanges ranges = new IndexRanges();
 
   /**
    * @param rawZeroCompares comparisons evaluated without DAZ ({@link ClassTestFold})
@@ -41,8 +42,13 @@ public final class ElementwiseLowering {
     this.rawZeroCompares = rawZeroCompares;
     this.rewrites = rewrites;
     this.arith = new Arith(ir);
-    this.shapes = new ShapeLowering(ir, arith);
+    this.shapes = new ShapeLowering(ir, arith, ranges);
     this.math = new MathLowering(ir, arith);
+  }
+
+  /** The facts the loops emitted for these generators record about their index variables. */
+  public IndexRanges ranges() {
+    return ranges;
   }
 
   private interface Unary {

@@ -79,6 +79,62 @@ public final class LoopEmitter {
     });
   }
 
+  /**
+   * As {@link #forEachParallel}, the innermost axis (when it is not the split one) walked as one
+   * loop per segment between consecutive {@code cuts} (sorted, inside (0, n)), each loop's
+   * variable recorded in {@code ranges} with its bounds while {@code body} is emitted for it.
+   */
+  public void forEachParallelCut(long[] shape, long work, long innerGrain, long[] cuts, IndexRanges ranges,
+      Consumer<Index> body) {
+    for (long n : shape) if (n == 0) return;
+    int d = 0;
+    while (d < shape.length && shape[d] == 1) d++;
+    if (d >= shape.length - 1 || parallel.flatIndex()) {
+      forEachParallel(shape, work, innerGrain, body);
+      return;
+    }
+    int split = d;
+    int last = shape.length - 1;
+    parallel.range(shape[d], 1, work, (begin, end) -> {
+      LLVMValueRef[] idx = new LLVMValueRef[shape.length];
+      for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
+      range(begin, end, i -> {
+        idx[split] = i;
+        outer(shape, split + 1, last, idx, () -> {
+          long lo = 0;
+          for (int c = 0; c <= cuts.length; c++) {
+            long a = lo;
+            long b = c < cuts.length ? cuts[c] : shape[last];
+            lo = b;
+            range(ir.i64(a), ir.i64(b), j -> {
+              idx[last] = j;
+              ranges.push(j, a, b);
+              body.accept(Index.of(idx.clone()));
+              ranges.pop();
+            });
+          }
+        });
+      });
+    });
+  }
+
+  /** The loops over axes [d, last) of {@code shape}, {@code inner} emitted inside them. */
+  private void outer(long[] shape, int d, int last, LLVMValueRef[] idx, Runnable inner) {
+    if (d == last) {
+      inner.run();
+      return;
+    }
+    if (shape[d] == 1) {
+      idx[d] = ir.i64(0);
+      outer(shape, d + 1, last, idx, inner);
+      return;
+    }
+    range(ir.i64(0), ir.i64(shape[d]), i -> {
+      idx[d] = i;
+      outer(shape, d + 1, last, idx, inner);
+    });
+  }
+
   /** One region over the linear indices of {@code shape}, each delinearised (row-major). */
   private void flat(long[] shape, long work, Consumer<Index> body) {
     long total = 1;

@@ -22,10 +22,12 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
 final class ShapeLowering {
   private final Ir ir;
   private final Arith arith;
+  private final IndexRanges ranges;
 
-  ShapeLowering(Ir ir, Arith arith) {
+  ShapeLowering(Ir ir, Arith arith, IndexRanges ranges) {
     this.ir = ir;
     this.arith = arith;
+    this.ranges = ranges;
   }
 
   static ArrayType type(Atom a) {
@@ -244,6 +246,19 @@ final class ShapeLowering {
     return idx -> {
       Value r = null;
       LLVMValueRef o = idx.get(dim);
+      IndexRanges.Known known = ranges.of(o);
+      if (known != null) {
+        // The loop walks a segment of this axis: where it lies in one operand, read only that one.
+        for (int p = 0; p < parts.size(); p++) {
+          long n = sizes(e.ins().get(parts.get(p)))[dim];
+          long at = offsets.get(p);
+          if (known.lo() >= at && known.hi() <= at + n) {
+            LLVMValueRef[] j = idx.dims().toArray(new LLVMValueRef[0]);
+            j[dim] = at == 0 ? o : ir.sub(o, ir.i64(at));
+            return xs.get(parts.get(p)).at(Index.of(j));
+          }
+        }
+      }
       for (int p = parts.size() - 1; p >= 0; p--) {
         int k = parts.get(p);
         long n = sizes(e.ins().get(k))[dim];

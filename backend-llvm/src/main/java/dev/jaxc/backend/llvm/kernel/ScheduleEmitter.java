@@ -269,14 +269,20 @@ public final class ScheduleEmitter {
         byRegion(only, plan.producer(only).eqn(), perElement);
         return;
       }
-      loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, period(f), idx -> {
+      java.util.function.Consumer<Index> body = idx -> {
         List<ElementGenerator> gens = new ArrayList<>();
         for (Var root : f.roots()) gens.add(computed(plan.producer(root)));
         for (int r = 0; r < gens.size(); r++) {
           Var root = f.roots().get(r);
           access.store(bases.apply(plan.buffer(root)), type(root), idx, gens.get(r).at(idx));
         }
-      });
+      };
+      long[] cuts = concatenationCuts(f);
+      if (cuts.length > 0) {
+        loops.forEachParallelCut(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, cuts, lowering.ranges(), body);
+      } else {
+        loops.forEachParallel(shape.shape().sizes(), work, LoopEmitter.VECTOR_GRAIN, period(f), body);
+      }
     } finally {
       for (Var v : preloaded) bound.remove(v);
     }
@@ -295,6 +301,49 @@ public final class ScheduleEmitter {
       if (p > 0) return p;
     }
     return 0;
+  }
+
+  /** Segments a fusion's last axis is cut into at most: each is a loop of its own. */
+  private static final int MAX_SEGMENTS = 8;
+
+  /**
+   * Where the fused concatenations along the group's last axis change operand (RoPE's {@code
+   * concatenate([-x2, x1], -1)} inside a multiply-add): the loop over that axis is cut there, so
+   * in each segment a concatenation reached at the loop's own index reads one operand with unit
+   * stride instead of every operand at clamped indices and a select (vectorised as gathers:
+   * rope ran at 1.65 of XLA's time on a Cascade Lake). Empty where none, or too many.
+   */
+  private long[] concatenationCuts(Step.Fusion f) {
+    long[] sizes = type(f.roots().get(0)).shape().sizes();
+    if (sizes.length < 2) return new long[0];
+    long last = sizes[sizes.length - 1];
+    java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
+    for (Var root : f.roots()) concatenationCuts(plan.producer(root), last, seen, cuts);
+    cuts.remove(0L);
+    cuts.remove(last);
+    if (cuts.size() + 1 > MAX_SEGMENTS) return new long[0];
+    return cuts.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  private void concatenationCuts(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen,
+      java.util.TreeSet<Long> cuts) {
+    Eqn e = p.eqn();
+    if (p.primitive() == Primitive.CONCATENATE) {
+      long[] out = type(e.outs().get(0)).shape().sizes();
+      int dim = e.params().getInt("dimension");
+      if (dim == out.length - 1 && out[dim] == last) {
+        long at = 0;
+        for (Atom in : e.ins()) {
+          cuts.add(at);
+          at += type(in).shape().sizes()[dim];
+        }
+      }
+    }
+    for (Atom in : e.ins()) {
+      if (!(in instanceof Var v) || plan.isMaterialised(v) || seen.put(v, Boolean.TRUE) != null) continue;
+      concatenationCuts(plan.producer(v), last, seen, cuts);
+    }
   }
 
   /** The first tile along a last axis of extent {@code last} among the fused producers from {@code p}: its operand's extent. */
