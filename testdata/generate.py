@@ -1357,6 +1357,12 @@ _x("take_fill_i32", lambda x, i: x.at[i].get(mode="fill", fill_value=-99), lambd
    "int32 gather with fill mode")
 _x("take_rows", lambda x, i: (x[i], x[i, 1:3]), lambda r: (N(r, (7, 4)), _IDX[:5]), "row gather x[idx] from 2-D")
 _x("take_columns", lambda x, i: x[:, i], lambda r: (N(r, (3, 7)), _IDX), "column gather x[:, idx]")
+_x("take_columns_long_rows",
+   lambda x, y, i: (jnp.take(x, i, axis=1), x[:, i], y.at[:, :, i].get(mode="fill", fill_value=-5), jnp.take(x, i[:40], axis=1) * 2.0),
+   lambda r: (N(r, (9, 600)), I(r, (2, 3, 512), i32),
+              np.concatenate([r.integers(-600, 600, 290), np.array([600, -601, 5000, -5000, 0, 599, -1], np.int64)]).astype(i32)),
+   "column gathers from rows of at least 1 KiB (each row's successor prefetched): jnp.take (fill: nan), x[:, idx] "
+   "(clamped), int32 rank 3 with a fill value, a gather fused into arithmetic; negative and out-of-range indices")
 _x("multi_dim", lambda x, i, j: (x[i, j], x[i[:, None], j[None, :]], x[i, :, j]),
    lambda r: (N(r, (7, 3, 6)), np.array([0, 6, -1, 3], i32), np.array([5, 0, -2, 1], i32)),
    "x[i, j] with broadcast index arrays; advanced indices separated by a slice")

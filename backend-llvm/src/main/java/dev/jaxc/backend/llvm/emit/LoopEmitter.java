@@ -56,6 +56,16 @@ public final class LoopEmitter {
    * the remainder it was a scalar loop.
    */
   public void forEachParallel(long[] shape, long work, long innerGrain, long period, Consumer<Index> body) {
+    forEachParallel(shape, work, innerGrain, period, null, body);
+  }
+
+  /**
+   * As above, {@code rowStart} (unless null) emitted at the start of each row, before the loop over
+   * the innermost axis, given the row's index along the outer axes (the innermost's entry unset):
+   * only where the split axis is not the innermost one.
+   */
+  public void forEachParallel(long[] shape, long work, long innerGrain, long period, Consumer<Index> rowStart,
+      Consumer<Index> body) {
     for (long n : shape) if (n == 0) return;
     int d = 0;
     while (d < shape.length && shape[d] == 1) d++;
@@ -74,7 +84,7 @@ public final class LoopEmitter {
       for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
       range(begin, end, i -> {
         idx[split] = i;
-        nest(shape, split + 1, idx, period, body);
+        nest(shape, split + 1, idx, period, innermost ? null : rowStart, body);
       });
     });
   }
@@ -212,10 +222,15 @@ public final class LoopEmitter {
   }
 
   private void nest(long[] shape, int d, LLVMValueRef[] idx, Consumer<Index> body) {
-    nest(shape, d, idx, 0, body);
+    nest(shape, d, idx, 0, null, body);
   }
 
-  private void nest(long[] shape, int d, LLVMValueRef[] idx, long period, Consumer<Index> body) {
+  private void nest(long[] shape, int d, LLVMValueRef[] idx, long period, Consumer<Index> rowStart, Consumer<Index> body) {
+    if (d == shape.length - 1 && rowStart != null && shape[d] > 1) {
+      LLVMValueRef[] row = idx.clone();
+      row[d] = ir.i64(0);
+      rowStart.accept(Index.of(row));
+    }
     if (d == shape.length - 1 && period > 1 && period < shape[d] && shape[d] % period == 0
         && Long.bitCount(period) == 1) {
       range(ir.i64(0), ir.i64(shape[d] / period), q -> range(ir.i64(0), ir.i64(period), r -> {
@@ -230,12 +245,12 @@ public final class LoopEmitter {
     }
     if (shape[d] == 1) {
       idx[d] = ir.i64(0);
-      nest(shape, d + 1, idx, period, body);
+      nest(shape, d + 1, idx, period, rowStart, body);
       return;
     }
     range(ir.i64(0), ir.i64(shape[d]), i -> {
       idx[d] = i;
-      nest(shape, d + 1, idx, period, body);
+      nest(shape, d + 1, idx, period, rowStart, body);
     });
   }
 }
