@@ -32,9 +32,8 @@ final class WideVectors {
       if (!MathFn.isLibraryFunction(LLVMGetValueName(f).getString())) continue;
       wide(ir, f, done);
       for (LLVMUseRef u = LLVMGetFirstUse(f); u != null && !u.isNull(); u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAInstruction(user) == null || LLVMIsAInstruction(user).isNull()) continue;
-        wide(ir, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), done);
+        LLVMValueRef call = LLVMIsAInstruction(LLVMGetUser(u));
+        if (call != null && !call.isNull()) wide(ir, LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), done);
       }
     }
   }

@@ -66,6 +66,29 @@ public final class LoopEmitter {
    */
   public void forEachParallel(long[] shape, long work, long innerGrain, long period, Consumer<Index> rowStart,
       Consumer<Index> body) {
+    parallelNest(shape, work, innerGrain, new LastAxis(period, null, null, rowStart), body);
+  }
+
+  /**
+   * As {@link #forEachParallel}, the innermost axis (when it is not the split one) walked as one
+   * loop per segment between consecutive {@code cuts} (sorted, inside (0, n)), each loop's
+   * variable recorded in {@code ranges} with its bounds while {@code body} is emitted for it.
+   */
+  public void forEachParallelCut(long[] shape, long work, long innerGrain, long[] cuts, IndexRanges ranges,
+      Consumer<Index> body) {
+    parallelNest(shape, work, innerGrain, new LastAxis(0, cuts, ranges, null), body);
+  }
+
+  /**
+   * How a nest walks its innermost axis where that is not the split one: in runs of {@code
+   * period} (0: none), or in segments between {@code cuts} (null: none) recorded in {@code
+   * ranges}; {@code rowStart} (null: none) emitted before each row's innermost loop.
+   */
+  private record LastAxis(long period, long[] cuts, IndexRanges ranges, Consumer<Index> rowStart) {
+    static final LastAxis PLAIN = new LastAxis(0, null, null, null);
+  }
+
+  private void parallelNest(long[] shape, long work, long innerGrain, LastAxis last, Consumer<Index> body) {
     for (long n : shape) if (n == 0) return;
     int d = 0;
     while (d < shape.length && shape[d] == 1) d++;
@@ -79,69 +102,14 @@ public final class LoopEmitter {
     }
     int split = d;
     boolean innermost = Arrays.stream(shape, d + 1, shape.length).allMatch(n -> n == 1);
+    LastAxis inner = innermost ? LastAxis.PLAIN : last;
     parallel.range(shape[d], innermost ? innerGrain : 1, work, (begin, end) -> {
       LLVMValueRef[] idx = new LLVMValueRef[shape.length];
       for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
       range(begin, end, i -> {
         idx[split] = i;
-        nest(shape, split + 1, idx, period, innermost ? null : rowStart, body);
+        nest(shape, split + 1, idx, inner, body);
       });
-    });
-  }
-
-  /**
-   * As {@link #forEachParallel}, the innermost axis (when it is not the split one) walked as one
-   * loop per segment between consecutive {@code cuts} (sorted, inside (0, n)), each loop's
-   * variable recorded in {@code ranges} with its bounds while {@code body} is emitted for it.
-   */
-  public void forEachParallelCut(long[] shape, long work, long innerGrain, long[] cuts, IndexRanges ranges,
-      Consumer<Index> body) {
-    for (long n : shape) if (n == 0) return;
-    int d = 0;
-    while (d < shape.length && shape[d] == 1) d++;
-    if (d >= shape.length - 1 || parallel.flatIndex()) {
-      forEachParallel(shape, work, innerGrain, body);
-      return;
-    }
-    int split = d;
-    int last = shape.length - 1;
-    parallel.range(shape[d], 1, work, (begin, end) -> {
-      LLVMValueRef[] idx = new LLVMValueRef[shape.length];
-      for (int k = 0; k < split; k++) idx[k] = ir.i64(0);
-      range(begin, end, i -> {
-        idx[split] = i;
-        outer(shape, split + 1, last, idx, () -> {
-          long lo = 0;
-          for (int c = 0; c <= cuts.length; c++) {
-            long a = lo;
-            long b = c < cuts.length ? cuts[c] : shape[last];
-            lo = b;
-            range(ir.i64(a), ir.i64(b), j -> {
-              idx[last] = j;
-              ranges.push(j, a, b);
-              body.accept(Index.of(idx.clone()));
-              ranges.pop();
-            });
-          }
-        });
-      });
-    });
-  }
-
-  /** The loops over axes [d, last) of {@code shape}, {@code inner} emitted inside them. */
-  private void outer(long[] shape, int d, int last, LLVMValueRef[] idx, Runnable inner) {
-    if (d == last) {
-      inner.run();
-      return;
-    }
-    if (shape[d] == 1) {
-      idx[d] = ir.i64(0);
-      outer(shape, d + 1, last, idx, inner);
-      return;
-    }
-    range(ir.i64(0), ir.i64(shape[d]), i -> {
-      idx[d] = i;
-      outer(shape, d + 1, last, idx, inner);
     });
   }
 
@@ -222,15 +190,31 @@ public final class LoopEmitter {
   }
 
   private void nest(long[] shape, int d, LLVMValueRef[] idx, Consumer<Index> body) {
-    nest(shape, d, idx, 0, null, body);
+    nest(shape, d, idx, LastAxis.PLAIN, body);
   }
 
-  private void nest(long[] shape, int d, LLVMValueRef[] idx, long period, Consumer<Index> rowStart, Consumer<Index> body) {
-    if (d == shape.length - 1 && rowStart != null && shape[d] > 1) {
+  private void nest(long[] shape, int d, LLVMValueRef[] idx, LastAxis last, Consumer<Index> body) {
+    if (d == shape.length - 1 && last.rowStart() != null && shape[d] > 1) {
       LLVMValueRef[] row = idx.clone();
       row[d] = ir.i64(0);
-      rowStart.accept(Index.of(row));
+      last.rowStart().accept(Index.of(row));
     }
+    if (d == shape.length - 1 && last.cuts() != null) {
+      long lo = 0;
+      for (int c = 0; c <= last.cuts().length; c++) {
+        long a = lo;
+        long b = c < last.cuts().length ? last.cuts()[c] : shape[d];
+        lo = b;
+        range(ir.i64(a), ir.i64(b), j -> {
+          idx[d] = j;
+          last.ranges().push(j, a, b);
+          body.accept(Index.of(idx.clone()));
+          last.ranges().pop();
+        });
+      }
+      return;
+    }
+    long period = last.period();
     if (d == shape.length - 1 && period > 1 && period < shape[d] && shape[d] % period == 0
         && Long.bitCount(period) == 1) {
       range(ir.i64(0), ir.i64(shape[d] / period), q -> range(ir.i64(0), ir.i64(period), r -> {
@@ -245,12 +229,12 @@ public final class LoopEmitter {
     }
     if (shape[d] == 1) {
       idx[d] = ir.i64(0);
-      nest(shape, d + 1, idx, period, rowStart, body);
+      nest(shape, d + 1, idx, last, body);
       return;
     }
     range(ir.i64(0), ir.i64(shape[d]), i -> {
       idx[d] = i;
-      nest(shape, d + 1, idx, period, rowStart, body);
+      nest(shape, d + 1, idx, last, body);
     });
   }
 }

@@ -9,8 +9,10 @@ import dev.jaxc.backend.llvm.emit.GatherScatterParams;
 import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
+import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
 import dev.jaxc.ir.prim.params.GatherParams;
 import java.util.Arrays;
 import java.util.List;
@@ -27,18 +29,27 @@ import org.bytedeco.llvm.LLVM.LLVMValueRef;
  * to 2.45 ms on one core and from 2.46 to 1.46 ms on two (XLA:CPU: 1.9–2.2 ms).
  */
 final class GatherRowPrefetch {
-  /** Rows of at most this many bytes are prefetched a row ahead (one row must not evict the other). */
-  private static final long ROW_MAX = 32 * 1024;
   /** Shorter rows are left to the hardware prefetchers (a few lines: they are found quickly). */
   private static final long ROW_MIN = 1024;
 
   /** An array gathered from by rows: its address, bytes per row and row count. */
-  record Rows(LLVMValueRef base, long rowBytes, long count) {}
+  private record Rows(LLVMValueRef base, long rowBytes, long count) {}
 
   private GatherRowPrefetch() {}
 
+  /**
+   * The row-start code of gather kernel {@code cx}'s element loop over {@code shape}, or null where
+   * it does not gather from a materialised array by rows, or runs on a GPU.
+   */
+  static Consumer<Index> of(KernelContext cx, long[] shape) {
+    if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof Var v) || !cx.plan().isMaterialised(v)
+        || cx.ir().target() == null || cx.ir().target().arch() == TargetSpec.Arch.NVPTX) return null;
+    Rows r = of(cx.eqn(), cx.operandBase(0), shape);
+    return r == null ? null : rowStart(cx.ir(), cx.access(), cx.loops(), shape, List.of(r));
+  }
+
   /** The rows of gather {@code e}'s operand at {@code base} (its result of shape {@code shape}), or null where it does not gather by rows. */
-  static Rows of(Eqn e, LLVMValueRef base, long[] shape) {
+  private static Rows of(Eqn e, LLVMValueRef base, long[] shape) {
     ArrayType x = (ArrayType) e.ins().get(0).type();
     long[] in = x.shape().sizes();
     long[] out = ((ArrayType) e.outs().get(0).type()).shape().sizes();
@@ -51,12 +62,12 @@ final class GatherRowPrefetch {
     boolean byRows = Arrays.equals(g.startIndexMap(), new long[] {q - 1})
         && Arrays.equals(g.collapsedSliceDims(), new long[] {q - 1}) && g.operandBatchingDims().length == 0
         && Arrays.equals(g.offsetDims(), lead) && Arrays.equals(Arrays.copyOf(g.sliceSizes(), q - 1), Arrays.copyOf(in, q - 1))
-        && rowBytes >= ROW_MIN && rowBytes <= ROW_MAX;
+        && rowBytes >= ROW_MIN && rowBytes <= NextRowPrefetch.ROW_MAX;
     return byRows ? new Rows(base, rowBytes, Arrays.stream(in, 0, q - 1).reduce(1, (a, b) -> a * b)) : null;
   }
 
   /** Prefetches, at the start of each row of a loop nest over {@code shape}, the next row of each of {@code rows}; null for none. */
-  static Consumer<Index> rowStart(Ir ir, BufferAccess access, LoopEmitter loops, long[] shape, List<Rows> rows) {
+  private static Consumer<Index> rowStart(Ir ir, BufferAccess access, LoopEmitter loops, long[] shape, List<Rows> rows) {
     if (rows.isEmpty() || shape.length < 2) return null;
     long[] outer = Arrays.copyOf(shape, shape.length - 1);
     return idx -> {

@@ -12,7 +12,6 @@ import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.backend.llvm.emit.LoopEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
-import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
@@ -62,11 +61,7 @@ final class GatherScatterKernel {
     if (!g.offsetsTrail() || cx.loops().parallel().flatIndex()) {
       ElementGenerator gen = g.generator();
       long[] shape = out.shape().sizes();
-      GatherRowPrefetch.Rows rows = cx.plan() == null || !(cx.eqn().ins().get(0) instanceof Var v) || !cx.plan().isMaterialised(v)
-          || cx.ir().target() == null || cx.ir().target().arch() == TargetSpec.Arch.NVPTX
-          ? null : GatherRowPrefetch.of(cx.eqn(), cx.operandBase(0), shape);
-      cx.loops().forEachParallel(shape, work, LoopEmitter.VECTOR_GRAIN, 0,
-          GatherRowPrefetch.rowStart(cx.ir(), cx.access(), cx.loops(), shape, rows == null ? List.of() : List.of(rows)),
+      cx.loops().forEachParallel(shape, work, LoopEmitter.VECTOR_GRAIN, 0, GatherRowPrefetch.of(cx, shape),
           idx -> cx.access().store(result, out, idx, gen.at(idx)));
       return;
     }

@@ -43,7 +43,7 @@ final class NextRowPrefetch implements ElementGenerator {
   private final long[] rest;
 
   /** Rows of at most this many bytes are prefetched a row ahead (one row must not evict the other). */
-  private static final long ROW_MAX = 32 * 1024;
+  static final long ROW_MAX = 32 * 1024;
 
   /**
    * {@code operand} (of type {@code type}, read by a member of row group {@code g} after its

@@ -295,10 +295,13 @@ public final class ScheduleEmitter {
   private long period(Step.Fusion f) {
     long[] sizes = type(f.roots().get(0)).shape().sizes();
     if (sizes.length == 0) return 0;
-    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
-    for (Var root : f.roots()) {
-      long p = tilePeriod(plan.producer(root), sizes[sizes.length - 1], seen);
-      if (p > 0) return p;
+    long last = sizes[sizes.length - 1];
+    for (Producer p : fusedProducers(f)) {
+      if (p.primitive() != Primitive.TILE) continue;
+      long[] in = type(p.eqn().ins().get(0)).shape().sizes();
+      long[] out = type(p.eqn().outs().get(0)).shape().sizes();
+      int r = out.length - 1;
+      if (r >= 0 && out[r] == last && in[r] != out[r]) return in[r];
     }
     return 0;
   }
@@ -318,49 +321,38 @@ public final class ScheduleEmitter {
     if (sizes.length < 2) return new long[0];
     long last = sizes[sizes.length - 1];
     java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
-    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
-    for (Var root : f.roots()) concatenationCuts(plan.producer(root), last, seen, cuts);
+    for (Producer p : fusedProducers(f)) {
+      if (p.primitive() != Primitive.CONCATENATE) continue;
+      Eqn e = p.eqn();
+      long[] out = type(e.outs().get(0)).shape().sizes();
+      int dim = e.params().getInt("dimension");
+      if (dim != out.length - 1 || out[dim] != last) continue;
+      long at = 0;
+      for (Atom in : e.ins()) {
+        cuts.add(at);
+        at += type(in).shape().sizes()[dim];
+      }
+    }
     cuts.remove(0L);
     cuts.remove(last);
     if (cuts.size() + 1 > MAX_SEGMENTS) return new long[0];
     return cuts.stream().mapToLong(Long::longValue).toArray();
   }
 
-  private void concatenationCuts(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen,
-      java.util.TreeSet<Long> cuts) {
-    Eqn e = p.eqn();
-    if (p.primitive() == Primitive.CONCATENATE) {
-      long[] out = type(e.outs().get(0)).shape().sizes();
-      int dim = e.params().getInt("dimension");
-      if (dim == out.length - 1 && out[dim] == last) {
-        long at = 0;
-        for (Atom in : e.ins()) {
-          cuts.add(at);
-          at += type(in).shape().sizes()[dim];
-        }
-      }
-    }
-    for (Atom in : e.ins()) {
-      if (!(in instanceof Var v) || plan.isMaterialised(v) || seen.put(v, Boolean.TRUE) != null) continue;
-      concatenationCuts(plan.producer(v), last, seen, cuts);
-    }
+  /** The group's equations: its roots' producers and the fused ones they read, depth first, each once. */
+  private List<Producer> fusedProducers(Step.Fusion f) {
+    List<Producer> r = new ArrayList<>();
+    java.util.IdentityHashMap<Var, Boolean> seen = new java.util.IdentityHashMap<>();
+    for (Var root : f.roots()) fusedProducers(plan.producer(root), seen, r);
+    return r;
   }
 
-  /** The first tile along a last axis of extent {@code last} among the fused producers from {@code p}: its operand's extent. */
-  private long tilePeriod(Producer p, long last, java.util.IdentityHashMap<Var, Boolean> seen) {
-    Eqn e = p.eqn();
-    if (p.primitive() == Primitive.TILE) {
-      long[] in = type(e.ins().get(0)).shape().sizes();
-      long[] out = type(e.outs().get(0)).shape().sizes();
-      int r = out.length - 1;
-      if (r >= 0 && out[r] == last && in[r] != out[r]) return in[r];
-    }
-    for (Atom in : e.ins()) {
+  private void fusedProducers(Producer p, java.util.IdentityHashMap<Var, Boolean> seen, List<Producer> r) {
+    r.add(p);
+    for (Atom in : p.eqn().ins()) {
       if (!(in instanceof Var v) || plan.isMaterialised(v) || seen.put(v, Boolean.TRUE) != null) continue;
-      long q = tilePeriod(plan.producer(v), last, seen);
-      if (q > 0) return q;
+      fusedProducers(plan.producer(v), seen, r);
     }
-    return 0;
   }
 
   /** A pad without interior padding or cropping, of a non-empty operand. */

@@ -60,24 +60,21 @@ public record TargetSpec(Arch arch, String triple, String cpu, String features, 
     return switch (arch) {
       case AARCH64 -> true;
       case NVPTX -> false;
-      case X86_64 -> {
-        boolean on = false;
-        for (String f : features.split(",")) {
-          if (f.equals("+f16c")) on = true;
-          else if (f.equals("-f16c")) on = false;
-        }
-        yield on;
-      }
+      case X86_64 -> enabled("f16c");
     };
   }
 
   /** Whether the target is x86-64 with AVX-512 F as the feature string names it. */
   public boolean hasAvx512() {
-    if (arch != Arch.X86_64) return false;
+    return arch == Arch.X86_64 && enabled("avx512f");
+  }
+
+  /** Whether the feature string turns {@code feature} on (its last {@code +feature} or {@code -feature} wins). */
+  private boolean enabled(String feature) {
     boolean on = false;
     for (String f : features.split(",")) {
-      if (f.equals("+avx512f")) on = true;
-      else if (f.equals("-avx512f")) on = false;
+      if (f.equals("+" + feature)) on = true;
+      else if (f.equals("-" + feature)) on = false;
     }
     return on;
   }
