@@ -1399,6 +1399,47 @@ _x("scatter_bool", lambda m, i: m.at[i].set(True), lambda r: (B(r, (8,)), np.arr
    "bool scatter")
 _x("scatter_bf16", lambda x, i, v: x.at[i].add(v), lambda r: (N(r, (8,), bf16), np.array([1, 1, 3, 9], i32),
                                                               N(r, (4,), bf16)), "bf16 scatter-add", TBF)
+def _scatters_into_constants(x, y3, v3, ib, vb, i8, v8, u16, v16, ic):
+    SD = lax.ScatterDimensionNumbers
+    M = lax.GatherScatterMode
+    z = jnp.zeros((4, 6), jnp.float32)
+    # take_along_axis's transpose: 3 updates per row, duplicates added in order, -1 and 6 dropped
+    along = lax.scatter_add(z, y3[..., None], v3, SD((), (1,), (1,), (0,), (0,)), mode=M.FILL_OR_DROP)
+    # batching dims paired across (indices [B1, B0, K, 1] onto operand [B0, M, B1]), two updates each
+    crossed_dims = SD((), (1,), (1,), (0, 2), (1, 0))
+    zb = jnp.full((3, 5, 2), -2.0, jnp.float32)
+    crossed = [f(zb, ib, vb, crossed_dims, mode=M.FILL_OR_DROP)
+               for f in (lax.scatter_max, lax.scatter_min, lax.scatter_mul, lax.scatter_sub)]
+    crossed.append(lax.scatter(zb, ib, jnp.full_like(vb, 1.5), crossed_dims, mode=M.FILL_OR_DROP))
+    clipped = lax.scatter_add(zb, ib, vb, crossed_dims, mode=M.CLIP)
+    # int8 and uint16 indices (widened by their signedness), an int32 operand, CLIP on uint16
+    small = lax.scatter_add(jnp.zeros((4, 200), jnp.int32), i8, v8, SD((), (1,), (1,), (0,), (0,)),
+                            mode=M.FILL_OR_DROP)
+    unsigned = lax.scatter_max(jnp.full((4, 9), 3, jnp.int32), u16, v16, SD((), (1,), (1,), (0,), (0,)),
+                               mode=M.CLIP)
+    # an inserted dim no index names (it starts at 0), and a scatter with no batching dims
+    zero_start = lax.scatter(jnp.ones((3, 2, 5), jnp.float32), ic, v3[:3, :1],
+                             SD((), (1, 2), (2,), (0,), (0,)), mode=M.FILL_OR_DROP)
+    flat = jnp.zeros((10,), jnp.float32).at[jnp.array([3, -1, 12, 3])].add(v3[0, :1].repeat(4) * jnp.arange(4.0))
+    return (along, *crossed, clipped, small, unsigned, zero_start, flat, along * 2.0 + jnp.sum(along, axis=1, keepdims=True))
+
+
+_x("scatter_into_constants", _scatters_into_constants,
+   lambda r: (N(r, (4, 6)), np.array([[0, 2, 0], [5, -1, 6], [1, 1, 1], [3, 4, 2]], i32), N(r, (4, 3)),
+              np.array([[[[0], [4]], [[2], [2]], [[-1], [5]]], [[[1], [3]], [[0], [7]], [[4], [4]]]], i32),
+              U(r, (2, 3, 2), 0.5, 2.0),
+              np.array([[[0], [127], [-128]], [[5], [5], [99]], [[-1], [100], [3]], [[1], [2], [3]]], np.int8),
+              I(r, (4, 3), i32, -50, 50),
+              np.array([[[0], [8]], [[65535], [3]], [[9], [9]], [[2], [1]]], u16), I(r, (4, 2), i32, -10, 10),
+              np.array([[[4]], [[0]], [[5]]], i32)),
+   "scatters of single elements into broadcast constants, at most 4 updates an element (rewritten as selects): "
+   "take_along_axis's transpose with duplicates, crossed batching dims with max/min/mul/sub/set and CLIP, "
+   "int8 and uint16 indices, an int32 operand, an inserted dim starting at 0, no batching dims; dropped indices")
+_x("scatter_xent_grad", lambda x, y, w: jax.grad(lambda x: jnp.sum(
+       jnp.take_along_axis(jax.nn.log_softmax(x), y[:, None], axis=1)[:, 0] * w))(x),
+   lambda r: (N(r, (6, 40)), np.array([0, 39, -1, 40, 7, 7], i32), N(r, (6,))),
+   "gradient of an integer-label cross entropy (take_along_axis: scatter-add into zeros, fused as selects); "
+   "label -1 wraps, 40 is dropped", T32)
 _x("take_along_axis", lambda x: jnp.take_along_axis(x, jnp.argsort(x, axis=1), axis=1),
    lambda r: (N(r, (4, 6)),), "jnp.take_along_axis with argsort indices")
 _x("take_along_axis_idx", lambda x, i, j: (jnp.take_along_axis(x, i, axis=0), jnp.take_along_axis(x, j, axis=1)),

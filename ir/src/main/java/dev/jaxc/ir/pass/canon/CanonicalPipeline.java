@@ -18,7 +18,7 @@ public final class CanonicalPipeline {
    * The passes, in the order they run: inlining first, so DCE sees across former calls (and the
    * transposes that dots no longer read).
    */
-  public static final List<IrPass> PASSES = List.of(new Inliner(), new TransposeFolding(), new DeadCodeElimination());
+  public static final List<IrPass> PASSES = List.of(new Inliner(), new TransposeFolding(), new ScatterSelects(), new DeadCodeElimination());
 
   private CanonicalPipeline() {}
 

@@ -78,7 +78,7 @@ public final class Emitter {
     return s.sizes();
   }
 
-  static Literal literal(DType d, long value) {
+  public static Literal literal(DType d, long value) {
     return new Literal(Scalar.Int.of(value), ArrayType.scalar(d), true, Span.NONE);
   }
 
@@ -132,6 +132,18 @@ public final class Emitter {
         new ArrayType(d, s), new Atom[0]);
   }
 
+  public Var transpose(Atom x, long... perm) {
+    long[] from = sizes(array(x).shape());
+    long[] to = new long[perm.length];
+    for (int i = 0; i < perm.length; i++) to[i] = from[(int) perm[i]];
+    return emit("transpose", params("permutation", ints(perm)), array(x).withShape(Shape.of(to)), x);
+  }
+
+  /** {@code select_n(which, onFalse, onTrue)} with a boolean {@code which}. */
+  public Var select(Atom which, Atom onFalse, Atom onTrue) {
+    return emit("select_n", Params.EMPTY, array(onFalse), which, onFalse, onTrue);
+  }
+
   /** An elementwise binary op whose operands share a dtype; a scalar joins the other's shape. */
   public Var binary(String prim, Atom a, Atom b) {
     ArrayType t = array(a).rank() > 0 ? array(a) : array(b);
@@ -146,7 +158,7 @@ public final class Emitter {
     return new Params(m);
   }
 
-  static ParamValue.Tuple ints(long... xs) {
+  public static ParamValue.Tuple ints(long... xs) {
     List<ParamValue> items = new ArrayList<>(xs.length);
     for (long x : xs) items.add(ParamValue.Int.of(x));
     return new ParamValue.Tuple(items);

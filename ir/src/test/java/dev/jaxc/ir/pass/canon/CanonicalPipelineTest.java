@@ -26,7 +26,7 @@ class CanonicalPipelineTest {
   @Test
   void passesRunInliningFirst() {
     assertEquals(
-        List.of(Inliner.class, TransposeFolding.class, DeadCodeElimination.class),
+        List.of(Inliner.class, TransposeFolding.class, ScatterSelects.class, DeadCodeElimination.class),
         CanonicalPipeline.PASSES.stream().map(Object::getClass).toList());
   }
 

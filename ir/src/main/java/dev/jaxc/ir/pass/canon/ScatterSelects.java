@@ -1,0 +1,240 @@
+package dev.jaxc.ir.pass.canon;
+
+import dev.jaxc.ir.Atom;
+import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.Params;
+import dev.jaxc.ir.Program;
+import dev.jaxc.ir.Shape;
+import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.Var;
+import dev.jaxc.ir.pass.EqnRewriter;
+import dev.jaxc.ir.pass.FreshNames;
+import dev.jaxc.ir.pass.random.Emitter;
+import dev.jaxc.ir.prim.Primitive;
+import dev.jaxc.ir.prim.params.GatherScatterMode;
+import dev.jaxc.ir.prim.params.ScatterParams;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.List;
+
+/**
+ * A scatter of single elements into a broadcast scalar, where each element of the result can be
+ * hit by at most {@link #MAX_UPDATES} updates, becomes elementwise selects: for update k in
+ * order, {@code acc = select_n(iota == index_k, acc, combine(acc, update_k))}, the index and the
+ * update broadcast along the batching dims. This is the transpose of a gather with batching dims
+ * ({@code jnp.take_along_axis}, so the gradient of every integer-label cross entropy) or of a few
+ * fixed indices: as a kernel it filled the whole array, scattered into it and left the result in
+ * memory for its readers; as selects it is an element generator that fuses into them (xent_grad:
+ * a 16 MiB array of zeros written and read twice). The result is the kernel's bit for bit: the
+ * same combines in the same order (the kernel visits index vectors in row-major order, and for
+ * one element of the result only the non-batching dims vary), indices widened by their
+ * signedness, a drop where the index lies outside the operand (it then equals no iota), a clamp
+ * for CLIP.
+ */
+final class ScatterSelects implements IrPass {
+  /** The most updates one element of the result can receive (index vectors per batch element). */
+  static final int MAX_UPDATES = 4;
+
+  @Override
+  public Program apply(Program program) {
+    return program.withMain(new Walk(FreshNames.after(program)).rewrite(program.main()));
+  }
+
+  private static final class Walk extends EqnRewriter {
+    private final FreshNames names;
+    /** Results of broadcast_in_dim of a scalar. */
+    private final Set<Var> filled = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    Walk(FreshNames names) {
+      this.names = names;
+    }
+
+    Jaxpr rewrite(Jaxpr main) {
+      return jaxpr(main);
+    }
+
+    @Override
+    protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
+      if (e.primitive().equals("broadcast_in_dim") && ins.size() == 1 && e.outs().size() == 1
+          && ins.get(0).type() instanceof ArrayType t && t.rank() == 0) {
+        filled.add(e.outs().get(0));
+      }
+      Optional<Primitive> p = Primitive.byName(e.primitive());
+      Optional<String> combine = p.flatMap(q -> combiner(q, e));
+      if (combine.isEmpty() || ins.size() != 3 || e.outs().size() != 1 || !(ins.get(0) instanceof Var v)
+          || !filled.contains(v)) {
+        keep(e, ins, out);
+        return;
+      }
+      ScatterParams s = ScatterParams.of(e.params());
+      if (!applies(s, ins)) {
+        keep(e, ins, out);
+        return;
+      }
+      scope.put(e.outs().get(0), expand(e, s, combine.get(), ins, out));
+    }
+
+    /** The elementwise primitive that combines current and update ("" to overwrite), if any. */
+    private static Optional<String> combiner(Primitive p, Eqn e) {
+      return switch (p) {
+        case SCATTER_ADD -> Optional.of("add");
+        case SCATTER_SUB -> Optional.of("sub");
+        case SCATTER_MUL -> Optional.of("mul");
+        case SCATTER_MIN -> Optional.of("min");
+        case SCATTER_MAX -> Optional.of("max");
+        case SCATTER -> e.params().isNone("update_jaxpr") ? Optional.of("") : Optional.empty();
+        default -> Optional.empty();
+      };
+    }
+
+    private static boolean applies(ScatterParams s, List<Atom> ins) {
+      ArrayType op = (ArrayType) ins.get(0).type();
+      ArrayType idx = (ArrayType) ins.get(1).type();
+      ArrayType up = (ArrayType) ins.get(2).type();
+      if (s.updateWindowDims().length != 0 || s.mode().isEmpty() || s.mode().get() == GatherScatterMode.ONE_HOT) return false;
+      if (!op.shape().isStatic() || !idx.shape().isStatic() || op.shape().elementCount() == 0 || up.shape().elementCount() == 0) return false;
+      // jaxpr add/mul/min/max take no bool operands (the kernel's combine does).
+      if (op.dtype() == DType.BOOL) return false;
+      DType d = idx.dtype();
+      if (d.kind() != DType.Kind.INT && d.kind() != DType.Kind.UINT) return false;
+      if (s.mode().get() == GatherScatterMode.CLIP && d == DType.U64) return false;
+      long[] is = idx.shape().sizes();
+      if (is.length == 0 || is[is.length - 1] != s.scatterDimsToOperandDims().length) return false;
+      long k = 1;
+      for (int i = 0; i < is.length - 1; i++) if (!contains(s.scatterIndicesBatchingDims(), i)) k *= is[i];
+      return k <= MAX_UPDATES;
+    }
+
+    private Atom expand(Eqn e, ScatterParams s, String combine, List<Atom> ins, List<Eqn> out) {
+      Emitter em = new Emitter(names, out, e);
+      ArrayType resultType = (ArrayType) e.outs().get(0).type();
+      long[] shape = resultType.shape().sizes();
+      Shape full = Shape.of(shape);
+      ArrayType bools = new ArrayType(DType.BOOL, full);
+      Atom indices = ins.get(1);
+      DType idxType = ((ArrayType) indices.type()).dtype();
+      DType cmp = compareType(idxType, shape);
+      long[] is = ((ArrayType) indices.type()).shape().sizes();
+      int n = is.length - 1;
+      Batch batch = new Batch(s, n);
+      int[] kDims = java.util.stream.IntStream.range(0, n).filter(i -> !contains(s.scatterIndicesBatchingDims(), i)).toArray();
+      long[] kShape = new long[kDims.length];
+      long count = 1;
+      for (int j = 0; j < kDims.length; j++) count *= kShape[j] = is[kDims[j]];
+      Map<Integer, Var> iotas = new HashMap<>();
+      Atom acc = ins.get(0);
+      for (long k = 0; k < count; k++) {
+        long[] at = unravel(k, kShape);
+        Atom mask = null;
+        for (int j = 0; j < s.scatterDimsToOperandDims().length; j++) {
+          int d = (int) s.scatterDimsToOperandDims()[j];
+          Atom c = batch.slice(em, indices, is, kDims, at, j);
+          if (idxType != cmp) c = em.convert(c, cmp);
+          if (s.mode().get() == GatherScatterMode.CLIP) {
+            c = em.emit("clamp", Params.EMPTY, (ArrayType) c.type(), Emitter.literal(cmp, 0), c, Emitter.literal(cmp, shape[d] - 1));
+          }
+          Var eq = em.emit("eq", Params.EMPTY, bools, iota(em, iotas, cmp, full, d), em.broadcastInDim(c, full, batch.operandDims));
+          mask = mask == null ? eq : em.emit("and", Params.EMPTY, bools, mask, eq);
+        }
+        // An inserted dim no index component names starts at 0.
+        for (long d : s.insertedWindowDims()) {
+          if (contains(s.scatterDimsToOperandDims(), d) || shape[(int) d] == 1) continue;
+          Var eq = em.emit("eq", Params.EMPTY, bools, iota(em, iotas, cmp, full, (int) d), Emitter.literal(cmp, 0));
+          mask = mask == null ? eq : em.emit("and", Params.EMPTY, bools, mask, eq);
+        }
+        Atom u = em.broadcastInDim(batch.slice(em, ins.get(2), ((ArrayType) ins.get(2).type()).shape().sizes(), kDims, at, -1), full, batch.operandDims);
+        Atom next = combine.isEmpty() ? u : em.emit(combine, Params.EMPTY, resultType, acc, u);
+        acc = mask == null ? next : em.emit("select_n", Params.EMPTY, resultType, mask, acc, next);
+      }
+      return acc;
+    }
+
+    private static Var iota(Emitter em, Map<Integer, Var> iotas, DType cmp, Shape full, int d) {
+      return iotas.computeIfAbsent(d, x -> em.iota(cmp, full, d));
+    }
+
+    /** The dtype indices are compared in: theirs widened exactly, int32 where that holds every value. */
+    private static DType compareType(DType d, long[] shape) {
+      boolean small = Arrays.stream(shape).allMatch(x -> x <= Integer.MAX_VALUE);
+      return small && (d == DType.I8 || d == DType.I16 || d == DType.I32 || d == DType.U8 || d == DType.U16) ? DType.I32 : DType.I64;
+    }
+  }
+
+  /**
+   * The indices' batching dims, in their order, and the operand dims they stand for: a slice of
+   * the indices or updates at one index vector per batch element, as an array over those operand
+   * dims in increasing order (transposed where the pairing crosses), ready to broadcast.
+   */
+  private static final class Batch {
+    final int[] indexDims;
+    final long[] operandDims;
+    final long[] perm;
+
+    Batch(ScatterParams s, int n) {
+      long[] ib = s.scatterIndicesBatchingDims().clone();
+      Arrays.sort(ib);
+      indexDims = new int[ib.length];
+      long[] ob = new long[ib.length];
+      for (int t = 0; t < ib.length; t++) {
+        indexDims[t] = (int) ib[t];
+        for (int i = 0; i < ib.length; i++) if (s.scatterIndicesBatchingDims()[i] == ib[t]) ob[t] = s.operandBatchingDims()[i];
+      }
+      Integer[] order = new Integer[ob.length];
+      for (int t = 0; t < order.length; t++) order[t] = t;
+      Arrays.sort(order, (a, b) -> Long.compare(ob[a], ob[b]));
+      perm = new long[ob.length];
+      operandDims = new long[ob.length];
+      for (int t = 0; t < order.length; t++) {
+        perm[t] = order[t];
+        operandDims[t] = ob[order[t]];
+      }
+    }
+
+    /**
+     * {@code x} (whose first {@code n} dims are the indices' batch dims) at update {@code at} of
+     * the non-batching dims {@code kDims} and, where {@code component ≥ 0}, that index component
+     * of the last dim: an array over the batching dims in operand order.
+     */
+    Atom slice(Emitter em, Atom x, long[] sizes, int[] kDims, long[] at, int component) {
+      long[] start = new long[sizes.length];
+      long[] limit = sizes.clone();
+      for (int j = 0; j < kDims.length; j++) {
+        start[kDims[j]] = at[j];
+        limit[kDims[j]] = at[j] + 1;
+      }
+      if (component >= 0) {
+        start[sizes.length - 1] = component;
+        limit[sizes.length - 1] = component + 1;
+      }
+      Atom r = x;
+      if (!Arrays.equals(limit, sizes) || Arrays.stream(start).anyMatch(v -> v != 0)) r = em.slice(r, start, limit);
+      long[] batchShape = new long[indexDims.length];
+      for (int t = 0; t < batchShape.length; t++) batchShape[t] = sizes[indexDims[t]];
+      if (!Arrays.equals(((ArrayType) r.type()).shape().sizes(), batchShape)) r = em.reshape(r, Shape.of(batchShape));
+      boolean identity = true;
+      for (int t = 0; t < perm.length; t++) identity &= perm[t] == t;
+      return identity ? r : em.transpose(r, perm);
+    }
+  }
+
+  private static long[] unravel(long k, long[] shape) {
+    long[] r = new long[shape.length];
+    for (int j = shape.length - 1; j >= 0; j--) {
+      r[j] = k % shape[j];
+      k /= shape[j];
+    }
+    return r;
+  }
+
+  private static boolean contains(long[] xs, long x) {
+    for (long y : xs) if (y == x) return true;
+    return false;
+  }
+}
