@@ -1435,11 +1435,14 @@ _x("scatter_into_constants", _scatters_into_constants,
    "scatters of single elements into broadcast constants, at most 4 updates an element (rewritten as selects): "
    "take_along_axis's transpose with duplicates, crossed batching dims with max/min/mul/sub/set and CLIP, "
    "int8 and uint16 indices, an int32 operand, an inserted dim starting at 0, no batching dims; dropped indices")
-_x("scatter_xent_grad", lambda x, y, w: jax.grad(lambda x: jnp.sum(
-       jnp.take_along_axis(jax.nn.log_softmax(x), y[:, None], axis=1)[:, 0] * w))(x),
+_x("scatter_xent_grad", lambda x, y, w: (
+       jax.grad(lambda x: jnp.sum(jnp.take_along_axis(jax.nn.log_softmax(x), y[:, None], axis=1)[:, 0] * w))(x),
+       jax.grad(lambda x: jnp.sum(jax.nn.log_softmax(x)[jnp.arange(6), y] * w))(x),
+       jax.grad(lambda x: jnp.sum(x[jnp.arange(3), y[:3]] * w[:3]))(x)),
    lambda r: (N(r, (6, 40)), np.array([0, 39, -1, 40, 7, 7], i32), N(r, (6,))),
-   "gradient of an integer-label cross entropy (take_along_axis: scatter-add into zeros, fused as selects); "
-   "label -1 wraps, 40 is dropped", T32)
+   "gradients of integer-label cross entropies (scatter-add into zeros, fused as selects): take_along_axis "
+   "(batching dims), logp[jnp.arange(n), y] (an iota index column paired like a batching dim), and an arange "
+   "shorter than the axis (compared, not paired); label -1 wraps, 40 is dropped", T32)
 _x("take_along_axis", lambda x: jnp.take_along_axis(x, jnp.argsort(x, axis=1), axis=1),
    lambda r: (N(r, (4, 6)),), "jnp.take_along_axis with argsort indices")
 _x("take_along_axis_idx", lambda x, i, j: (jnp.take_along_axis(x, i, axis=0), jnp.take_along_axis(x, j, axis=1)),

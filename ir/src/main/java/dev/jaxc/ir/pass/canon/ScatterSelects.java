@@ -15,6 +15,9 @@ import dev.jaxc.ir.pass.random.Emitter;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.params.GatherScatterMode;
 import dev.jaxc.ir.prim.params.ScatterParams;
+import dev.jaxc.ir.Literal;
+import dev.jaxc.ir.Scalar;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -49,6 +52,8 @@ final class ScatterSelects implements IrPass {
 
   private static final class Walk extends EqnRewriter {
     private final FreshNames names;
+    /** The equations kept so far, by result. */
+    private final Map<Var, Eqn> defs = new IdentityHashMap<>();
     /** Results of broadcast_in_dim of a scalar. */
     private final Set<Var> filled = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -68,17 +73,17 @@ final class ScatterSelects implements IrPass {
       }
       Optional<Primitive> p = Primitive.byName(e.primitive());
       Optional<String> combine = p.flatMap(q -> combiner(q, e));
-      if (combine.isEmpty() || ins.size() != 3 || e.outs().size() != 1 || !(ins.get(0) instanceof Var v)
-          || !filled.contains(v)) {
+      Optional<Pairing> pairing = Optional.empty();
+      if (combine.isPresent() && ins.size() == 3 && e.outs().size() == 1 && ins.get(0) instanceof Var v && filled.contains(v)) {
+        pairing = pairing(ScatterParams.of(e.params()), ins);
+      }
+      if (pairing.isEmpty()) {
         keep(e, ins, out);
+        Eqn kept = out.get(out.size() - 1);
+        for (Var o : kept.outs()) defs.put(o, kept);
         return;
       }
-      ScatterParams s = ScatterParams.of(e.params());
-      if (!applies(s, ins)) {
-        keep(e, ins, out);
-        return;
-      }
-      scope.put(e.outs().get(0), expand(e, s, combine.get(), ins, out));
+      scope.put(e.outs().get(0), expand(e, ScatterParams.of(e.params()), pairing.get(), combine.get(), ins, out));
     }
 
     /** The elementwise primitive that combines current and update ("" to overwrite), if any. */
@@ -94,25 +99,97 @@ final class ScatterSelects implements IrPass {
       };
     }
 
-    private static boolean applies(ScatterParams s, List<Atom> ins) {
+    /**
+     * How the scatter's dims pair up, where it qualifies: its batching dims, plus each index
+     * component that is an iota along an indices dim as long as the operand dim it indexes
+     * ({@code x[jnp.arange(n), y]}'s transpose), and at most {@link #MAX_UPDATES} index vectors
+     * left for each batch element.
+     */
+    private Optional<Pairing> pairing(ScatterParams s, List<Atom> ins) {
       ArrayType op = (ArrayType) ins.get(0).type();
       ArrayType idx = (ArrayType) ins.get(1).type();
       ArrayType up = (ArrayType) ins.get(2).type();
-      if (s.updateWindowDims().length != 0 || s.mode().isEmpty() || s.mode().get() == GatherScatterMode.ONE_HOT) return false;
-      if (!op.shape().isStatic() || !idx.shape().isStatic() || op.shape().elementCount() == 0 || up.shape().elementCount() == 0) return false;
+      if (s.updateWindowDims().length != 0 || s.mode().isEmpty() || s.mode().get() == GatherScatterMode.ONE_HOT) return Optional.empty();
+      if (!op.shape().isStatic() || !idx.shape().isStatic() || op.shape().elementCount() == 0 || up.shape().elementCount() == 0) return Optional.empty();
       // jaxpr add/mul/min/max take no bool operands (the kernel's combine does).
-      if (op.dtype() == DType.BOOL) return false;
+      if (op.dtype() == DType.BOOL) return Optional.empty();
       DType d = idx.dtype();
-      if (d.kind() != DType.Kind.INT && d.kind() != DType.Kind.UINT) return false;
-      if (s.mode().get() == GatherScatterMode.CLIP && d == DType.U64) return false;
+      if (d.kind() != DType.Kind.INT && d.kind() != DType.Kind.UINT) return Optional.empty();
+      if (s.mode().get() == GatherScatterMode.CLIP && d == DType.U64) return Optional.empty();
       long[] is = idx.shape().sizes();
-      if (is.length == 0 || is[is.length - 1] != s.scatterDimsToOperandDims().length) return false;
+      long[] os = op.shape().sizes();
+      int n = is.length - 1;
+      if (is.length == 0 || is[n] != s.scatterDimsToOperandDims().length) return Optional.empty();
+      List<Long> opBatch = new ArrayList<>();
+      List<Long> idxBatch = new ArrayList<>();
+      for (int i = 0; i < s.operandBatchingDims().length; i++) {
+        opBatch.add(s.operandBatchingDims()[i]);
+        idxBatch.add(s.scatterIndicesBatchingDims()[i]);
+      }
+      List<Integer> components = new ArrayList<>();
+      for (int j = 0; j < is[n]; j++) {
+        long dim = s.scatterDimsToOperandDims()[j];
+        int t = componentIota(ins.get(1), j);
+        if (t >= 0 && t < n && is[t] == os[(int) dim] && !idxBatch.contains((long) t)) {
+          opBatch.add(dim);
+          idxBatch.add((long) t);
+        } else {
+          components.add(j);
+        }
+      }
       long k = 1;
-      for (int i = 0; i < is.length - 1; i++) if (!contains(s.scatterIndicesBatchingDims(), i)) k *= is[i];
-      return k <= MAX_UPDATES;
+      for (int i = 0; i < n; i++) if (!idxBatch.contains((long) i)) k *= is[i];
+      if (k > MAX_UPDATES) return Optional.empty();
+      return Optional.of(new Pairing(toArray(opBatch), toArray(idxBatch), components.stream().mapToInt(Integer::intValue).toArray()));
     }
 
-    private Atom expand(Eqn e, ScatterParams s, String combine, List<Atom> ins, List<Eqn> out) {
+    /** The indices dim along which component {@code j} of {@code indices} equals its coordinate, or -1. */
+    private int componentIota(Atom indices, int j) {
+      if (!(indices instanceof Var v) || !defs.containsKey(v)) return -1;
+      Eqn e = defs.get(v);
+      int last = ((ArrayType) v.type()).rank() - 1;
+      if (!e.primitive().equals("concatenate") || e.params().getLong("dimension") != last) return -1;
+      long at = 0;
+      for (Atom part : e.ins()) {
+        long width = ((ArrayType) part.type()).shape().sizes()[last];
+        if (j < at + width) return width == 1 ? iotaDim(part) : -1;
+        at += width;
+      }
+      return -1;
+    }
+
+    /**
+     * The dim along which {@code a} equals its coordinate (an iota, broadcast, or put through
+     * jnp's negative-index normalisation {@code select_n(x < 0, x, x + n)}, which keeps an iota),
+     * or -1.
+     */
+    private int iotaDim(Atom a) {
+      if (!(a instanceof Var v) || !defs.containsKey(v)) return -1;
+      Eqn e = defs.get(v);
+      switch (e.primitive()) {
+        case "iota":
+          return (int) e.params().getLong("dimension");
+        case "broadcast_in_dim": {
+          if (e.ins().size() != 1) return -1;
+          int k = iotaDim(e.ins().get(0));
+          if (k < 0) return -1;
+          long to = e.params().getLongs("broadcast_dimensions")[k];
+          long[] from = ((ArrayType) e.ins().get(0).type()).shape().sizes();
+          return ((ArrayType) v.type()).shape().sizes()[(int) to] == from[k] ? (int) to : -1;
+        }
+        case "select_n": {
+          if (e.ins().size() != 3 || !(e.ins().get(0) instanceof Var c) || !defs.containsKey(c)) return -1;
+          Eqn lt = defs.get(c);
+          boolean negative = lt.primitive().equals("lt") && lt.ins().get(0) == e.ins().get(1)
+              && lt.ins().get(1) instanceof Literal zero && zero.value().equals(Scalar.Int.of(0));
+          return negative ? iotaDim(e.ins().get(1)) : -1;
+        }
+        default:
+          return -1;
+      }
+    }
+
+    private Atom expand(Eqn e, ScatterParams s, Pairing pairing, String combine, List<Atom> ins, List<Eqn> out) {
       Emitter em = new Emitter(names, out, e);
       ArrayType resultType = (ArrayType) e.outs().get(0).type();
       long[] shape = resultType.shape().sizes();
@@ -123,8 +200,8 @@ final class ScatterSelects implements IrPass {
       DType cmp = compareType(idxType, shape);
       long[] is = ((ArrayType) indices.type()).shape().sizes();
       int n = is.length - 1;
-      Batch batch = new Batch(s, n);
-      int[] kDims = java.util.stream.IntStream.range(0, n).filter(i -> !contains(s.scatterIndicesBatchingDims(), i)).toArray();
+      Batch batch = new Batch(pairing);
+      int[] kDims = java.util.stream.IntStream.range(0, n).filter(i -> !contains(pairing.idxBatch(), i)).toArray();
       long[] kShape = new long[kDims.length];
       long count = 1;
       for (int j = 0; j < kDims.length; j++) count *= kShape[j] = is[kDims[j]];
@@ -133,7 +210,7 @@ final class ScatterSelects implements IrPass {
       for (long k = 0; k < count; k++) {
         long[] at = unravel(k, kShape);
         Atom mask = null;
-        for (int j = 0; j < s.scatterDimsToOperandDims().length; j++) {
+        for (int j : pairing.components()) {
           int d = (int) s.scatterDimsToOperandDims()[j];
           Atom c = batch.slice(em, indices, is, kDims, at, j);
           if (idxType != cmp) c = em.convert(c, cmp);
@@ -143,7 +220,7 @@ final class ScatterSelects implements IrPass {
           Var eq = em.emit("eq", Params.EMPTY, bools, iota(em, iotas, cmp, full, d), em.broadcastInDim(c, full, batch.operandDims));
           mask = mask == null ? eq : em.emit("and", Params.EMPTY, bools, mask, eq);
         }
-        // An inserted dim no index component names starts at 0.
+        // An inserted dim no index component names starts at 0 (a paired one is named).
         for (long d : s.insertedWindowDims()) {
           if (contains(s.scatterDimsToOperandDims(), d) || shape[(int) d] == 1) continue;
           Var eq = em.emit("eq", Params.EMPTY, bools, iota(em, iotas, cmp, full, (int) d), Emitter.literal(cmp, 0));
@@ -168,6 +245,16 @@ final class ScatterSelects implements IrPass {
   }
 
   /**
+   * Operand dims paired with indices dims (batching dims, and index components that are iotas
+   * along an indices dim), and the index components left to compare.
+   */
+  private record Pairing(long[] opBatch, long[] idxBatch, int[] components) {}
+
+  private static long[] toArray(List<Long> xs) {
+    return xs.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /**
    * The indices' batching dims, in their order, and the operand dims they stand for: a slice of
    * the indices or updates at one index vector per batch element, as an array over those operand
    * dims in increasing order (transposed where the pairing crosses), ready to broadcast.
@@ -177,14 +264,14 @@ final class ScatterSelects implements IrPass {
     final long[] operandDims;
     final long[] perm;
 
-    Batch(ScatterParams s, int n) {
-      long[] ib = s.scatterIndicesBatchingDims().clone();
+    Batch(Pairing p) {
+      long[] ib = p.idxBatch().clone();
       Arrays.sort(ib);
       indexDims = new int[ib.length];
       long[] ob = new long[ib.length];
       for (int t = 0; t < ib.length; t++) {
         indexDims[t] = (int) ib[t];
-        for (int i = 0; i < ib.length; i++) if (s.scatterIndicesBatchingDims()[i] == ib[t]) ob[t] = s.operandBatchingDims()[i];
+        for (int i = 0; i < ib.length; i++) if (p.idxBatch()[i] == ib[t]) ob[t] = p.opBatch()[i];
       }
       Integer[] order = new Integer[ob.length];
       for (int t = 0; t < order.length; t++) order[t] = t;

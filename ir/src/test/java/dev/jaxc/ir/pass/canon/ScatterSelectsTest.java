@@ -123,4 +123,30 @@ class ScatterSelectsTest {
         .out("r");
     assertTrue(prims(rewrite(apply)).contains("scatter"));
   }
+
+  /** {@code zeros[rows, 10].at[jnp.arange(8), y].add(u)} as JAX prints it (indices normalised, concatenated). */
+  private static Jaxpr aranged(int rows) {
+    return new Printout()
+        .in("y:i32[8] u:f32[8]")
+        .eq("m:i32[8]", "iota", params("dimension", 0, "dtype", dev.jaxc.ir.DType.I32, "shape", ints(8), "sharding", null))
+        .eq("n:bool[8]", "lt", "m", Printout.i32(0))
+        .eq("o:i32[8]", "add", "m", Printout.i32(8))
+        .eq("p:i32[8]", "select_n", "n", "m", "o")
+        .eq("t:i32[8,1]", "broadcast_in_dim", params("shape", ints(8, 1), "broadcast_dimensions", ints(0), "sharding", null), "p")
+        .eq("w:i32[8,1]", "broadcast_in_dim", params("shape", ints(8, 1), "broadcast_dimensions", ints(0), "sharding", null), "y")
+        .eq("v:i32[8,2]", "concatenate", params("dimension", 1), "t", "w")
+        .eq("z:f32[" + rows + ",10]", "broadcast_in_dim", broadcast(rows, 10), f32(0.0))
+        .eq("r:f32[" + rows + ",10]", "scatter-add", scatter(ints(), ints(0, 1), ints(0, 1), ints(), ints(), "PROMISE_IN_BOUNDS", null), "z", "v", "u")
+        .out("r");
+  }
+
+  @Test
+  void anArangeIndexColumnPairsLikeABatchingDim() {
+    List<String> p = prims(rewrite(aranged(8)));
+    assertFalse(p.contains("scatter-add"), p.toString());
+    // One compare, of the label column; the arange column is the element's own row.
+    assertEquals(1, p.stream().filter("eq"::equals).count(), p.toString());
+    // An arange shorter than the axis it indexes leaves 8 index vectors for every element.
+    assertTrue(prims(rewrite(aranged(9))).contains("scatter-add"));
+  }
 }
