@@ -15,7 +15,6 @@ import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
 import dev.jaxc.ir.prim.params.GatherParams;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Consumer;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
@@ -45,7 +44,7 @@ final class GatherRowPrefetch {
     if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof Var v) || !cx.plan().isMaterialised(v)
         || cx.ir().target() == null || cx.ir().target().arch() == TargetSpec.Arch.NVPTX) return null;
     Rows r = of(cx.eqn(), cx.operandBase(0), shape);
-    return r == null ? null : rowStart(cx.ir(), cx.access(), cx.loops(), shape, List.of(r));
+    return r == null ? null : rowStart(cx.ir(), cx.access(), cx.loops(), shape, r);
   }
 
   /** The rows of gather {@code e}'s operand at {@code base} (its result of shape {@code shape}), or null where it does not gather by rows. */
@@ -66,20 +65,17 @@ final class GatherRowPrefetch {
     return byRows ? new Rows(base, rowBytes, Arrays.stream(in, 0, q - 1).reduce(1, (a, b) -> a * b)) : null;
   }
 
-  /** Prefetches, at the start of each row of a loop nest over {@code shape}, the next row of each of {@code rows}; null for none. */
-  private static Consumer<Index> rowStart(Ir ir, BufferAccess access, LoopEmitter loops, long[] shape, List<Rows> rows) {
-    if (rows.isEmpty() || shape.length < 2) return null;
+  /** Prefetches, at the start of each row of a loop nest over {@code shape}, the next row of {@code r}. */
+  private static Consumer<Index> rowStart(Ir ir, BufferAccess access, LoopEmitter loops, long[] shape, Rows r) {
     long[] outer = Arrays.copyOf(shape, shape.length - 1);
     return idx -> {
       LLVMValueRef row = access.linear(outer, new Index(idx.dims().subList(0, outer.length)));
-      for (Rows r : rows) {
-        // Integer arithmetic: the address is only prefetched (the last row prefetches itself again).
-        LLVMValueRef next = ir.add(row, ir.i64(1));
-        next = ir.select(ir.icmp(LLVMIntULT, next, ir.i64(r.count())), next, row);
-        LLVMValueRef start = ir.add(LLVMBuildPtrToInt(ir.b, r.base(), ir.i64, ""), ir.mul(next, ir.i64(r.rowBytes())));
-        loops.forRange(ir.i64(0), ir.i64((r.rowBytes() + Ir.CACHE_LINE - 1) / Ir.CACHE_LINE), line -> ir.prefetch(
-            LLVMBuildIntToPtr(ir.b, ir.add(start, ir.mul(line, ir.i64(Ir.CACHE_LINE))), ir.ptr, ""), 1, false));
-      }
+      // Integer arithmetic: the address is only prefetched (the last row prefetches itself again).
+      LLVMValueRef next = ir.add(row, ir.i64(1));
+      next = ir.select(ir.icmp(LLVMIntULT, next, ir.i64(r.count())), next, row);
+      LLVMValueRef start = ir.add(LLVMBuildPtrToInt(ir.b, r.base(), ir.i64, ""), ir.mul(next, ir.i64(r.rowBytes())));
+      loops.forRange(ir.i64(0), ir.i64((r.rowBytes() + Ir.CACHE_LINE - 1) / Ir.CACHE_LINE), line -> ir.prefetch(
+          LLVMBuildIntToPtr(ir.b, ir.add(start, ir.mul(line, ir.i64(Ir.CACHE_LINE))), ir.ptr, ""), 1, false));
     };
   }
 }

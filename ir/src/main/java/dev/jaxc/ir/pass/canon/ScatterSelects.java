@@ -4,8 +4,10 @@ import dev.jaxc.ir.Atom;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Eqn;
 import dev.jaxc.ir.Jaxpr;
+import dev.jaxc.ir.Literal;
 import dev.jaxc.ir.Params;
 import dev.jaxc.ir.Program;
+import dev.jaxc.ir.Scalar;
 import dev.jaxc.ir.Shape;
 import dev.jaxc.ir.Type.ArrayType;
 import dev.jaxc.ir.Var;
@@ -15,17 +17,16 @@ import dev.jaxc.ir.pass.random.Emitter;
 import dev.jaxc.ir.prim.Primitive;
 import dev.jaxc.ir.prim.params.GatherScatterMode;
 import dev.jaxc.ir.prim.params.ScatterParams;
-import dev.jaxc.ir.Literal;
-import dev.jaxc.ir.Scalar;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A scatter of single elements into a broadcast scalar, where each element of the result can be
@@ -83,7 +84,7 @@ final class ScatterSelects implements IrPass {
         for (Var o : kept.outs()) defs.put(o, kept);
         return;
       }
-      scope.put(e.outs().get(0), expand(e, ScatterParams.of(e.params()), pairing.get(), combine.get(), ins, out));
+      scope.put(e.outs().get(0), expand(e, pairing.get(), combine.get(), ins, out));
     }
 
     /** The elementwise primitive that combines current and update ("" to overwrite), if any. */
@@ -110,7 +111,7 @@ final class ScatterSelects implements IrPass {
       ArrayType idx = (ArrayType) ins.get(1).type();
       ArrayType up = (ArrayType) ins.get(2).type();
       if (s.updateWindowDims().length != 0 || s.mode().isEmpty() || s.mode().get() == GatherScatterMode.ONE_HOT) return Optional.empty();
-      if (!op.shape().isStatic() || !idx.shape().isStatic() || op.shape().elementCount() == 0 || up.shape().elementCount() == 0) return Optional.empty();
+      if (!op.shape().isStatic() || !idx.shape().isStatic() || !up.shape().isStatic() || op.shape().elementCount() == 0 || up.shape().elementCount() == 0) return Optional.empty();
       // jaxpr add/mul/min/max take no bool operands (the kernel's combine does).
       if (op.dtype() == DType.BOOL) return Optional.empty();
       DType d = idx.dtype();
@@ -118,8 +119,8 @@ final class ScatterSelects implements IrPass {
       if (s.mode().get() == GatherScatterMode.CLIP && d == DType.U64) return Optional.empty();
       long[] is = idx.shape().sizes();
       long[] os = op.shape().sizes();
+      if (is.length == 0 || is[is.length - 1] != s.scatterDimsToOperandDims().length) return Optional.empty();
       int n = is.length - 1;
-      if (is.length == 0 || is[n] != s.scatterDimsToOperandDims().length) return Optional.empty();
       List<Long> opBatch = new ArrayList<>();
       List<Long> idxBatch = new ArrayList<>();
       for (int i = 0; i < s.operandBatchingDims().length; i++) {
@@ -140,7 +141,7 @@ final class ScatterSelects implements IrPass {
       long k = 1;
       for (int i = 0; i < n; i++) if (!idxBatch.contains((long) i)) k *= is[i];
       if (k > MAX_UPDATES) return Optional.empty();
-      return Optional.of(new Pairing(toArray(opBatch), toArray(idxBatch), components.stream().mapToInt(Integer::intValue).toArray()));
+      return Optional.of(new Pairing(s, toArray(opBatch), toArray(idxBatch), components.stream().mapToInt(Integer::intValue).toArray()));
     }
 
     /** The indices dim along which component {@code j} of {@code indices} equals its coordinate, or -1. */
@@ -189,7 +190,8 @@ final class ScatterSelects implements IrPass {
       }
     }
 
-    private Atom expand(Eqn e, ScatterParams s, Pairing pairing, String combine, List<Atom> ins, List<Eqn> out) {
+    private Atom expand(Eqn e, Pairing pairing, String combine, List<Atom> ins, List<Eqn> out) {
+      ScatterParams s = pairing.params();
       Emitter em = new Emitter(names, out, e);
       ArrayType resultType = (ArrayType) e.outs().get(0).type();
       long[] shape = resultType.shape().sizes();
@@ -201,7 +203,7 @@ final class ScatterSelects implements IrPass {
       long[] is = ((ArrayType) indices.type()).shape().sizes();
       int n = is.length - 1;
       Batch batch = new Batch(pairing);
-      int[] kDims = java.util.stream.IntStream.range(0, n).filter(i -> !contains(pairing.idxBatch(), i)).toArray();
+      int[] kDims = IntStream.range(0, n).filter(i -> !contains(pairing.idxBatch(), i)).toArray();
       long[] kShape = new long[kDims.length];
       long count = 1;
       for (int j = 0; j < kDims.length; j++) count *= kShape[j] = is[kDims[j]];
@@ -248,7 +250,7 @@ final class ScatterSelects implements IrPass {
    * Operand dims paired with indices dims (batching dims, and index components that are iotas
    * along an indices dim), and the index components left to compare.
    */
-  private record Pairing(long[] opBatch, long[] idxBatch, int[] components) {}
+  private record Pairing(ScatterParams params, long[] opBatch, long[] idxBatch, int[] components) {}
 
   private static long[] toArray(List<Long> xs) {
     return xs.stream().mapToLong(Long::longValue).toArray();
