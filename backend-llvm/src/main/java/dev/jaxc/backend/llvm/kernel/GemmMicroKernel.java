@@ -190,7 +190,11 @@ final class GemmMicroKernel {
     LLVMValueRef[] bv = new LLVMValueRef[nv];
     LLVMValueRef brow = ir.gep(t, b, ir.mul(k, ldb));
     for (int v = 0; v < nv; v++) bv[v] = ir.load(vec, ir.gep(t, brow, ir.i64((long) v * bl.lanes())), bytes);
-    ir.prefetch(ir.gep(t, brow, ir.mul(ldb, ir.i64(PREFETCH_STEPS))), (long) nv * bl.lanes() * bytes, false);
+    // A plain (not inbounds) address: the last steps' prefetches point past B.
+    PointerPointer<LLVMValueRef> steps = new PointerPointer<>(1);
+    steps.put(0, ir.mul(ldb, ir.i64(PREFETCH_STEPS)));
+    LLVMValueRef ahead = LLVMBuildGEP2(ir.b, t, brow, steps, 1, "");
+    ir.prefetch(ahead, (long) nv * bl.lanes() * bytes, false);
     if (fmt.grouped()) return groupStep(acc, a, kc, bv, k);
     LLVMValueRef acol = ir.gep(t, a, k);
     LLVMValueRef[] out = new LLVMValueRef[acc.length];
