@@ -19,13 +19,11 @@ import dev.jaxc.ir.prim.params.GatherScatterMode;
 import dev.jaxc.ir.prim.params.ScatterParams;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -55,8 +53,6 @@ final class ScatterSelects implements IrPass {
     private final FreshNames names;
     /** The equations kept so far, by result. */
     private final Map<Var, Eqn> defs = new IdentityHashMap<>();
-    /** Results of broadcast_in_dim of a scalar. */
-    private final Set<Var> filled = Collections.newSetFromMap(new IdentityHashMap<>());
 
     Walk(FreshNames names) {
       this.names = names;
@@ -68,14 +64,10 @@ final class ScatterSelects implements IrPass {
 
     @Override
     protected void equation(Eqn e, List<Atom> ins, Map<Var, Atom> scope, List<Eqn> out) {
-      if (e.primitive().equals("broadcast_in_dim") && ins.size() == 1 && e.outs().size() == 1
-          && ins.get(0).type() instanceof ArrayType t && t.rank() == 0) {
-        filled.add(e.outs().get(0));
-      }
       Optional<Primitive> p = Primitive.byName(e.primitive());
       Optional<String> combine = p.flatMap(q -> combiner(q, e));
       Optional<Pairing> pairing = Optional.empty();
-      if (combine.isPresent() && ins.size() == 3 && e.outs().size() == 1 && ins.get(0) instanceof Var v && filled.contains(v)) {
+      if (combine.isPresent() && ins.size() == 3 && e.outs().size() == 1 && filledWithScalar(ins.get(0))) {
         pairing = pairing(ScatterParams.of(e.params()), ins);
       }
       if (pairing.isEmpty()) {
@@ -85,6 +77,13 @@ final class ScatterSelects implements IrPass {
         return;
       }
       scope.put(e.outs().get(0), expand(e, pairing.get(), combine.get(), ins, out));
+    }
+
+    /** Whether {@code a} is a broadcast_in_dim of a scalar. */
+    private boolean filledWithScalar(Atom a) {
+      Eqn e = a instanceof Var v ? defs.get(v) : null;
+      return e != null && e.primitive().equals("broadcast_in_dim") && e.ins().size() == 1
+          && e.ins().get(0).type() instanceof ArrayType t && t.rank() == 0;
     }
 
     /** The elementwise primitive that combines current and update ("" to overwrite), if any. */

@@ -139,11 +139,6 @@ public final class Emitter {
     return emit("transpose", params("permutation", ints(perm)), array(x).withShape(Shape.of(to)), x);
   }
 
-  /** {@code select_n(which, onFalse, onTrue)} with a boolean {@code which}. */
-  public Var select(Atom which, Atom onFalse, Atom onTrue) {
-    return emit("select_n", Params.EMPTY, array(onFalse), which, onFalse, onTrue);
-  }
-
   /** An elementwise binary op whose operands share a dtype; a scalar joins the other's shape. */
   public Var binary(String prim, Atom a, Atom b) {
     ArrayType t = array(a).rank() > 0 ? array(a) : array(b);
