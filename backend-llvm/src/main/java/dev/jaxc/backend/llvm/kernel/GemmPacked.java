@@ -115,6 +115,8 @@ final class GemmPacked {
    * packed copy would otherwise go to memory and back (a 16 MiB B for 256 rows of A).
    */
   private final boolean bLocal;
+  /** A's row stride in a micro-panel ({@link GemmMicroKernel#constantStride}), or 0: the slice's depth. */
+  private final long lda;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -157,6 +159,7 @@ final class GemmPacked {
     this.bLocal = loops != null && bDirect == null && bl.blocks() == 1 && !fmt.grouped() && fmt.kStep() == 1;
     this.aRows = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() || k * bytes > IN_PLACE_A_BYTES
         ? null : s.a().rowMajorMK();
+    this.lda = !GemmMicroKernel.constantStride(ir) ? 0 : aRows != null ? k : bl.kc();
   }
 
   /**
@@ -277,18 +280,19 @@ final class GemmPacked {
           LLVMValueRef aTiles = aRows == null ? null : ir.gep(t, aRows, ir.mul(ir.add(ir.mul(bi, ir.i64(m)), m0), ir.i64(k)));
           LLVMValueRef inPlace = aRows == null ? null : ir.icmp(LLVMIntNE, whole, ir.i64(0));
           if (aRows == null) {
-            packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, aK, m);
+            packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, aK, m,
+                aStride(depth));
           } else {
             LLVMBasicBlockRef pack = ir.block("gemm.packshort");
             LLVMBasicBlockRef packDone = ir.block("gemm.packedshort");
             ir.condBr(inPlace, packDone, pack);
             ir.at(pack);
             packing.packA(ap, k0, depth, m0, rows, ir.i64(1), sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first,
-                null, m);
+                null, m, aStride(depth));
             ir.br(packDone);
             ir.at(packDone);
           }
-          LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt);
+          LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt, lda);
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
           LLVMValueRef steps = fmt.pad(ir, depth);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
@@ -307,7 +311,7 @@ final class GemmPacked {
               LLVMValueRef r0 = ir.mul(p, ir.i64(bl.mr()));  // the tile's first row in the block
               LLVMValueRef apk;
               if (aRows == null) {
-                apk = ir.gep(pt, ap, ir.mul(r0, steps));
+                apk = ir.gep(pt, ap, ir.mul(r0, aStride(depth)));
               } else {
                 LLVMValueRef last = ir.select(inPlace, ir.sub(rows, ir.i64(bl.mr())), ir.i64(0));
                 r0 = ir.select(ir.icmp(LLVMIntULT, p, whole), r0, last);
@@ -336,6 +340,11 @@ final class GemmPacked {
     fallback.run();
     ir.br(done);
     ir.at(done);
+  }
+
+  /** A's row stride in packed elements for a slice of {@code depth}. */
+  private LLVMValueRef aStride(LLVMValueRef depth) {
+    return lda > 0 ? ir.i64(lda) : fmt.pad(ir, depth);
   }
 
   /** Stores the finished C block: rows [m0, m0 + rows), columns [j0, j1). */

@@ -238,13 +238,13 @@ final class GemmPacking {
 
   /**
    * Packs A for K [k0, k0 + depth) and M rows [m0, m0 + rows) ({@code panels} micro-panels, the
-   * last filled up with zero rows); {@code out} makes the output index of an M index. Where the
+   * last filled up with zero rows; rows {@code lda} packed elements apart); {@code out} makes the output index of an M index. Where the
    * format is {@linkplain GemmFormat#corrected() corrected}, {@code rowSums[r]} gets the sum of
    * row r's packed terms added (set, on the {@code first} slice).
    */
   void packA(LLVMValueRef ap, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef m0, LLVMValueRef rows,
       LLVMValueRef panels, long[] mSizes, Function<LLVMValueRef[], Index> out, LLVMValueRef rowSums,
-      LLVMValueRef first, LLVMValueRef cols, long ld) {
+      LLVMValueRef first, LLVMValueRef cols, long ld, LLVMValueRef lda) {
     int mr = bl.mr();
     int lanes = bl.lanes();
     LLVMValueRef zero = LLVMConstNull(t);
@@ -255,7 +255,7 @@ final class GemmPacking {
     if (cols != null) {
       fastRows = ir.mul(ir.udiv(rows, ir.i64(lanes)), ir.i64(lanes));
       fastK = ir.mul(ir.udiv(depth, ir.i64(lanes)), ir.i64(lanes));
-      LLVMValueRef ld0 = pad(depth);
+      LLVMValueRef ld0 = lda;
       rangeScalar(ir, ir.i64(0), ir.udiv(rows, ir.i64(lanes)), rb -> rangeScalar(ir, ir.i64(0), ir.udiv(depth, ir.i64(lanes)), kb -> {
         LLVMValueRef r0 = ir.mul(rb, ir.i64(lanes));
         LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
@@ -273,7 +273,7 @@ final class GemmPacking {
       LLVMValueRef valid = ir.icmp(LLVMIntULT, r, rows);
       LLVMValueRef row = ir.add(m0, ir.select(valid, r, ir.sub(rows, ir.i64(1))));
       Index o = out.apply(decode(ir, row, mSizes));
-      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, pad(depth)));
+      LLVMValueRef dst = ir.gep(t, ap, ir.mul(r, lda));
       // Groups: the row's steps past depth are zero (written first; real steps overwrite them).
       for (int z = 1; z < fmt.kStep(); z++) ir.store(zero, ir.gep(t, dst, ir.sub(pad(depth), ir.i64(z))), bytes);
       Runnable rest = () -> reduction(ir.add(k0, kFrom), ir.sub(depth, kFrom), (kk, red) -> {
