@@ -2283,6 +2283,42 @@ _cv("2d_batch_group", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID
 _cv("transpose", lambda x, w: (lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
                                lax.conv_transpose(x, w, (2, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))),
     lambda r: (N(r, (1, 4, 4, 2)), N(r, (3, 3, 2, 3))), "lax.conv_transpose SAME and VALID, stride 2")
+_cv("transpose_pieces", lambda x, w, v: (
+        lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        lax.conv_transpose(x, v, (3, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))),
+    lambda r: (N(r, (2, 9, 7, 5)), N(r, (3, 3, 5, 6)), N(r, (4, 5, 5, 6))),
+    "conv_transpose of strides (2, 2) and (3, 2), large enough that the interior's phases are packed GEMMs")
+
+
+def _with_inf(w, spots):
+    w = np.array(w)
+    for idx, val in spots:
+        w[idx] = val
+    return w
+
+
+_cv("lhs_dilation_inf_weights", lambda x, w, t, u, p, q, g, h, e, f: (
+        lax.conv_general_dilated(x, w, (2, 1), [(2, 1), (0, 3)], lhs_dilation=(3, 2), rhs_dilation=(1, 2)),
+        lax.conv_transpose(t, u, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        lax.conv_general_dilated(p, q, (1,), [(2, 1)], lhs_dilation=(3,), dimension_numbers=("NWC", "WIO", "NWC")),
+        lax.conv_general_dilated(g, h, (1, 1, 1), [(1, 1)] * 3, lhs_dilation=(2, 2, 2)),
+        lax.conv_general_dilated(e, f, (1, 1), [(1, 1), (2, 1)], lhs_dilation=(2, 2), feature_group_count=2)),
+    lambda r: (N(r, (2, 4, 9, 8)),
+               _with_inf(N(r, (5, 4, 3, 3)), [((0, 0, 0, 0), np.inf), ((1, 2, 2, 1), -np.inf), ((3, 1, 1, 2), np.inf)]),
+               N(r, (2, 6, 5, 4)),
+               _with_inf(N(r, (3, 3, 4, 5)), [((0, 0, 1, 2), np.inf), ((2, 1, 3, 0), -np.inf), ((1, 1, 0, 4), np.nan)]),
+               N(r, (2, 9, 4)), _with_inf(N(r, (4, 4, 5)), [((0, 1, 2), np.inf), ((3, 0, 0), -np.inf)]),
+               N(r, (1, 2, 4, 4, 4)), _with_inf(N(r, (3, 2, 3, 3, 3)), [((0, 0, 0, 0, 0), np.inf)]),
+               N(r, (1, 4, 5, 5)), _with_inf(N(r, (6, 2, 3, 3)), [((0, 0, 0, 0), np.inf), ((4, 1, 2, 2), -np.inf)])),
+    "lhs-dilated convolutions with infinite and NaN weights. XLA:CPU skips dilation holes and padding (outputs "
+    "whose window meets the weight only there stay finite) in f32 only for 1-D and 2-D convolutions of unit "
+    "window strides and rhs dilation without feature groups (here the transposed 2-D and the 1-D ones); the "
+    "strided, rhs-dilated, 3-D and feature-grouped ones multiply the weights by zeros (NaN)")
+_cv("2d_f64_inf_weights", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME"),
+    lambda r: (N(r, (2, 3, 8, 9), f64),
+               _with_inf(N(r, (4, 3, 3, 3), f64), [((0, 0, 0, 0), np.inf), ((2, 1, 2, 2), -np.inf)])),
+    "f64 convolution whose padding XLA:CPU skips: infinite weights over padding leave the border finite",
+    (1e-12, 1e-12), x64=True)
 _cv("3d", lambda x, w: lax.conv_general_dilated(x, w, (1, 2, 1), "SAME"),
     lambda r: (N(r, (1, 2, 4, 5, 4)), N(r, (2, 2, 2, 3, 2))), "3-D conv NCDHW")
 _cv("2d_f16", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME"),
