@@ -218,6 +218,10 @@ def _(x): return jnp.sum(x > 0, axis=1)
 def _(a, b): return a.T @ b
 @w("conv_grad_kernel", f32(8,56,56,64), f32(3,3,64,64))
 def _(x, k): return jax.grad(lambda k: jnp.sum(lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC")) ** 2))(k)
+@w("conv_grad_input_s2", f32(8,56,56,64), f32(3,3,64,64))
+def _(x, k): return jax.grad(lambda x: jnp.sum(lax.conv_general_dilated(x, k, (2,2), "SAME", dimension_numbers=("NHWC","HWIO","NHWC")) ** 2))(x)
+@w("conv_f64", f32(8,32,32,32).astype(np.float64), f32(3,3,32,32).astype(np.float64))
+def _(x, k): return lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
 only = sys.argv[2:] or sorted(W)
 OUT = tempfile.mkdtemp(prefix="jaxc-extra-")
 for name in only:
