@@ -20,6 +20,12 @@ import java.util.List;
  * outputs outside the interior (a frame a few positions wide) are border boxes computed as before.
  */
 final class ConvPieces {
+  /**
+   * Interior pieces at most (phases multiplied over the axes): each is a GEMM of its own in the
+   * module, and a transposed convolution of stride 8 in 2-D already has 64.
+   */
+  static final long MAX_PIECES = 64;
+
   private ConvPieces() {}
 
   /** One spatial axis: output and input extents, window size, stride, lhs and rhs dilation, low padding. */
@@ -51,21 +57,27 @@ final class ConvPieces {
       return new long[] {Math.max(first, 0), lhsDilation / gcd(rhsDilation, lhsDilation), count};
     }
 
-    /** Whether output y has taps and every one of them lands inside the input. */
-    boolean interior(long y) {
-      long[] t = taps(y);
+    /** Whether output y, whose phase's taps are {@code t} ({@link #taps}), has taps that all land inside the input. */
+    boolean interior(long y, long[] t) {
       if (t[2] == 0 || in == 0) return false;
       long last = t[0] + t[1] * (t[2] - 1);
       return inside(y * stride + t[0] * rhsDilation - padLow) && inside(y * stride + last * rhsDilation - padLow);
     }
 
-    /** The longest run [lo, hi) of interior outputs ({0, 0}: none). */
+    boolean interior(long y) {
+      return interior(y, taps(y));
+    }
+
+    /** The longest run [lo, hi) of interior outputs ({0, 0}: none); each phase's taps found once. */
     long[] interiorRun() {
+      long p = phases();
+      long[][] byPhase = new long[(int) p][];
+      for (int f = 0; f < p; f++) byPhase[f] = taps(f);
       long bestLo = 0;
       long bestHi = 0;
       long lo = -1;
       for (long y = 0; y <= out; y++) {
-        boolean in = y < out && interior(y);
+        boolean in = y < out && interior(y, byPhase[(int) (y % p)]);
         if (in && lo < 0) lo = y;
         if (!in && lo >= 0) {
           if (y - lo > bestHi - bestLo) {
@@ -86,6 +98,9 @@ final class ConvPieces {
   static List<ConvView> plan(Axis[] axes) {
     int d = axes.length;
     if (d == 0) return null;
+    long combos = 1;
+    for (Axis a : axes) combos *= Math.min(a.phases(), MAX_PIECES + 1);
+    if (combos > MAX_PIECES) return null;
     long[][] win = new long[d][];
     for (int i = 0; i < d; i++) {
       win[i] = axes[i].interiorRun();
@@ -93,11 +108,7 @@ final class ConvPieces {
     }
     List<ConvView> pieces = new ArrayList<>();
     long[] phases = new long[d];
-    long combos = 1;
-    for (int i = 0; i < d; i++) {
-      phases[i] = axes[i].phases();
-      combos *= phases[i];
-    }
+    for (int i = 0; i < d; i++) phases[i] = axes[i].phases();
     for (long c = 0; c < combos; c++) {
       long[] outStart = new long[d];
       long[] outStep = new long[d];

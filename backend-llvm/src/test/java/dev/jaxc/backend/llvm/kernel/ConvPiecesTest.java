@@ -105,6 +105,18 @@ class ConvPiecesTest {
   }
 
   @Test
+  void atMostMaxPiecesInteriorPieces() {
+    // Stride 8 in 2-D: 64 phases, cut; stride 9: 81, left whole to the nest.
+    ConvPieces.Axis eight = new ConvPieces.Axis(8 * 20, 20, 16, 1, 8, 1, 11);
+    List<ConvView> pieces = ConvPieces.plan(new ConvPieces.Axis[] {eight, eight});
+    assertNotNull(pieces);
+    assertEquals(ConvPieces.MAX_PIECES, pieces.stream().filter(ConvView::interior).count());
+    ConvPieces.Axis nine = new ConvPieces.Axis(9 * 20, 20, 18, 1, 9, 1, 12);
+    assertNull(ConvPieces.plan(new ConvPieces.Axis[] {nine, nine}));
+    assertNotNull(ConvPieces.plan(new ConvPieces.Axis[] {nine}));
+  }
+
+  @Test
   void noInteriorNoPieces() {
     // A window wider than the input: every output meets padding.
     assertNull(ConvPieces.plan(new ConvPieces.Axis[] {new ConvPieces.Axis(4, 2, 3, 1, 1, 1, 1)}));
