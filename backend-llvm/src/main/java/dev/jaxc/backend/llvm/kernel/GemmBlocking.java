@@ -32,13 +32,21 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
    * broadcast per row per step already matches the FMAs from 8 rows on).
    */
   static final int MAX_ROWS = 14;
+  /**
+   * NEON's rows at most: with 14 × 8 (28 accumulators, 2 of B, A's element) LLVM's register
+   * allocator rotated accumulators through 12 moves and a stack spill every K step (62
+   * instructions for 28 FMAs); 13 × 8 is 45 instructions for 26 FMAs, no moves, no spill — the
+   * loads, FMAs and loop control alone (assembly counted for a generic AArch64 core; no AArch64
+   * hardware here to time it, qemu's times mean nothing).
+   */
+  static final int NEON_MAX_ROWS = 13;
 
   /**
    * Whether the tile is 4 rows of 3 vectors rather than rows of 2: with 16 registers and FMA (AVX2),
    * 12 accumulators, 3 registers of B and 1 broadcast issue 4 broadcasts and 3 loads per 12 FMAs,
    * where 6 × 2 issues 6 and 2. On a Zen 3 (AVX2 + FMA), alternating in one run, matmul 1024 ran
    * 2–12% faster on one thread and 6–10% on two (6 × 16 reached 55–58 GFLOP/s of one core, 4 × 24
-   * 63–64). 32 registers keep 2 vectors (14 × 32 on AVX-512, measured on Zen 4; NEON's 14 × 8).
+   * 63–64). 32 registers keep 2 vectors (14 × 32 on AVX-512, measured on Zen 4; NEON's 13 × 8, {@link #NEON_MAX_ROWS}).
    */
   static boolean wideTile(VectorIsa isa, boolean fused) {
     return fused && isa.registers() == 16;
@@ -84,7 +92,7 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
       wide = false;
     }
     int spare = vectors + (fused ? 2 : 4);
-    int mr = wide ? 4 : Math.min(MAX_ROWS, (isa.registers() - spare) / vectors);
+    int mr = wide ? 4 : Math.min(isa == VectorIsa.NEON ? NEON_MAX_ROWS : MAX_ROWS, (isa.registers() - spare) / vectors);
     long nr = (long) vectors * lanes;
     long kcMax = Math.max(64, Math.min(384, L1_BYTES / (nr * packedBytes) / 8 * 8));
     long slices = (k + kcMax - 1) / kcMax;

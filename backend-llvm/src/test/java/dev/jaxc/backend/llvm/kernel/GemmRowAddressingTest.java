@@ -3,13 +3,7 @@ package dev.jaxc.backend.llvm.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jaxc.backend.llvm.CompiledModule;
-import dev.jaxc.backend.llvm.Compiler;
-import dev.jaxc.backend.llvm.abi.Consts;
-import dev.jaxc.backend.llvm.emit.Compile;
 import dev.jaxc.backend.llvm.llvm.TargetSpec;
-import dev.jaxc.backend.llvm.runtime.Threading;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -31,35 +25,11 @@ class GemmRowAddressingTest {
         in (c,) }
       """;
 
-  /** The instructions of the micro-kernel's k loop: from the label before its first FMA to the branch back. */
-  private static List<String> kLoop(TargetSpec t) {
-    try (CompiledModule m = Compiler.compile(Compile.program(MATMUL), t, "f", Consts.NONE, Threading.SERIAL)) {
-      String asm = m.assembly();
-      Matcher f = Pattern.compile("(?m)^jaxc_gemm_f32_\\w+:\\s*$").matcher(asm);
-      assertTrue(f.find(), "no micro-kernel in the module");
-      String[] lines = asm.substring(f.start(), asm.indexOf(".Lfunc_end", f.end())).split("\n");
-      int fma = 0;
-      while (fma < lines.length && !lines[fma].contains("vfmadd")) fma++;
-      assertTrue(fma < lines.length, "no FMA in the micro-kernel");
-      int label = fma;
-      while (label > 0 && !lines[label].matches("^\\.LBB\\w+:.*")) label--;
-      String name = lines[label].substring(0, lines[label].indexOf(':'));
-      List<String> body = new ArrayList<>();
-      for (int i = label + 1; i < lines.length; i++) {
-        String s = lines[i].trim();
-        if (s.isEmpty() || s.startsWith("#") || s.startsWith(".p2align")) continue;
-        body.add(s);
-        if (s.matches("j\\w+\\s+" + Pattern.quote(name))) return body;
-      }
-      throw new AssertionError("no branch back to " + name);
-    }
-  }
-
   @Test
   void avx512RowsAreConstantOffsetsFromOneRegister() {
     TargetSpec t = TargetSpec.x86_64().withCpu("cascadelake",
         "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2");
-    List<String> loop = kLoop(t);
+    List<String> loop = MicroKernelLoop.of(MATMUL, t, "vfmadd");
     // 512 rows in 14-row tiles; K = 514 in three slices of at most 172 (the last 170, so the
     // depth is not a constant LLVM could fold into a runtime stride): rows 688 bytes apart.
     Pattern bcast = Pattern.compile("vbroadcastss\\s+(\\d*)\\((%\\w+),(%\\w+),4\\), %zmm\\d+");
