@@ -110,34 +110,21 @@ final class ConvPieces {
     long[] phases = new long[d];
     for (int i = 0; i < d; i++) phases[i] = axes[i].phases();
     for (long c = 0; c < combos; c++) {
-      long[] outStart = new long[d];
-      long[] outStep = new long[d];
-      long[] outCount = new long[d];
-      long[] tapStart = new long[d];
-      long[] tapStep = new long[d];
-      long[] tapCount = new long[d];
+      Axes v = new Axes(d);
       boolean empty = false;
       long rest = c;
-      for (int i = d - 1; i >= 0; i--) {
+      for (int i = d - 1; i >= 0 && !empty; i--) {
         long p = phases[i];
         long phase = rest % p;
         rest /= p;
         long lo = win[i][0];
         long hi = win[i][1];
         long y0 = lo + Math.floorMod(phase - lo, p);
-        if (y0 >= hi) {
-          empty = true;
-          break;
-        }
+        empty = y0 >= hi;
         long[] t = axes[i].taps(y0);
-        outStart[i] = y0;
-        outStep[i] = p;
-        outCount[i] = (hi - y0 + p - 1) / p;
-        tapStart[i] = t[0];
-        tapStep[i] = t[1];
-        tapCount[i] = t[2];
+        v.set(i, y0, p, (hi - y0 + p - 1) / p, t);
       }
-      if (!empty) pieces.add(new ConvView(outStart, outStep, outCount, tapStart, tapStep, tapCount, true));
+      if (!empty) pieces.add(v.view(true));
     }
     // The frame: along axis i the outputs before and after its window, the axes before i inside
     // their windows, the axes after i whole.
@@ -145,25 +132,49 @@ final class ConvPieces {
       long[][] ranges = {{0, win[i][0]}, {win[i][1], axes[i].out()}};
       for (long[] r : ranges) {
         if (r[1] <= r[0]) continue;
-        long[] outStart = new long[d];
-        long[] outStep = new long[d];
-        long[] outCount = new long[d];
-        long[] tapStart = new long[d];
-        long[] tapStep = new long[d];
-        long[] tapCount = new long[d];
+        Axes v = new Axes(d);
         for (int j = 0; j < d; j++) {
           long lo = j < i ? win[j][0] : j == i ? r[0] : 0;
           long hi = j < i ? win[j][1] : j == i ? r[1] : axes[j].out();
-          outStart[j] = lo;
-          outStep[j] = 1;
-          outCount[j] = hi - lo;
-          tapStep[j] = 1;
-          tapCount[j] = axes[j].window();
+          v.set(j, lo, 1, hi - lo, new long[] {0, 1, axes[j].window()});
         }
-        pieces.add(new ConvView(outStart, outStep, outCount, tapStart, tapStep, tapCount, false));
+        pieces.add(v.view(false));
       }
     }
     return pieces;
+  }
+
+  /** A {@link ConvView} being filled in, axis by axis. */
+  private static final class Axes {
+    final long[] outStart;
+    final long[] outStep;
+    final long[] outCount;
+    final long[] tapStart;
+    final long[] tapStep;
+    final long[] tapCount;
+
+    Axes(int d) {
+      outStart = new long[d];
+      outStep = new long[d];
+      outCount = new long[d];
+      tapStart = new long[d];
+      tapStep = new long[d];
+      tapCount = new long[d];
+    }
+
+    /** Axis i: outputs y0, y0 + step, … ({@code count}), taps {@code t} = {start, step, count}. */
+    void set(int i, long y0, long step, long count, long[] t) {
+      outStart[i] = y0;
+      outStep[i] = step;
+      outCount[i] = count;
+      tapStart[i] = t[0];
+      tapStep[i] = t[1];
+      tapCount[i] = t[2];
+    }
+
+    ConvView view(boolean interior) {
+      return new ConvView(outStart, outStep, outCount, tapStart, tapStep, tapCount, interior);
+    }
   }
 
   static long gcd(long a, long b) {
