@@ -2314,6 +2314,17 @@ _cv("lhs_dilation_inf_weights", lambda x, w, t, u, p, q, g, h, e, f: (
     "whose window meets the weight only there stay finite) in f32 only for 1-D and 2-D convolutions of unit "
     "window strides and rhs dilation without feature groups (here the transposed 2-D and the 1-D ones); the "
     "strided, rhs-dilated, 3-D and feature-grouped ones multiply the weights by zeros (NaN)")
+_cv("nhwc_tiles_in_place", lambda a, b, c, d, e, f, g, h: (
+        lax.conv_general_dilated(a, b, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        lax.conv_general_dilated(c, d, (2, 2), ((1, 2), (2, 1)), rhs_dilation=(2, 1),
+                                 dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        lax.conv_general_dilated(e, f, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")),
+        lax.conv_general_dilated(g, h, (1, 1), ((0, 1), (1, 1)), dimension_numbers=("NHWC", "HWIO", "NCHW"))),
+    lambda r: (N(r, (1, 3, 30, 24)), N(r, (3, 3, 24, 8)), N(r, (1, 5, 30, 24)), N(r, (3, 3, 24, 6)),
+               N(r, (1, 36, 16)), N(r, (5, 16, 8)), N(r, (1, 2, 30, 88)), N(r, (3, 3, 88, 4))),
+    "channels-last convolutions wide enough that whole register tiles of output rows lie inside the input "
+    "(read in place by the GEMM) beside tiles at the borders and across output rows (packed): SAME, "
+    "strided with rhs dilation along H, 1-D, 88 input features (two K slices per window row), NCHW output")
 _cv("2d_f64_inf_weights", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME"),
     lambda r: (N(r, (2, 3, 8, 9), f64),
                _with_inf(N(r, (4, 3, 3, 3), f64), [((0, 0, 0, 0), np.inf), ((2, 1, 2, 2), -np.inf)])),

@@ -78,6 +78,32 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
    */
   static GemmBlocking of(VectorIsa isa, int bytes, int packedBytes, int kStep, boolean fused, boolean inPlace,
       long batch, long m, long n, long k) {
+    return of(isa, bytes, packedBytes, kStep, fused, inPlace, 0, batch, m, n, k);
+  }
+
+  /** Slices of at least this many K steps where they must lie inside runs ({@link #sliceInRuns}). */
+  static final long MIN_RUN_SLICE = 64;
+
+  /**
+   * The slice length for K made of runs of {@code run} terms that a slice may not cross (a
+   * convolution's A read in place, {@link ConvRows}): the longest whole fraction of a run up to
+   * the blocking's {@code kcMax}, or 0 where that is below {@link #MIN_RUN_SLICE} (short slices
+   * would call the micro-kernel for a few steps at a time).
+   */
+  static long sliceInRuns(long run, long kcMax) {
+    for (long parts = (run + kcMax - 1) / kcMax; parts <= run; parts++) {
+      if (run % parts != 0) continue;
+      return run / parts >= MIN_RUN_SLICE ? run / parts : 0;
+    }
+    return 0;
+  }
+
+  /**
+   * As above; {@code run} > 0: K slices lie inside runs of that many steps where {@link
+   * #sliceInRuns} gives a slice (the caller sees whether kc divides the run).
+   */
+  static GemmBlocking of(VectorIsa isa, int bytes, int packedBytes, int kStep, boolean fused, boolean inPlace, long run,
+      long batch, long m, long n, long k) {
     boolean wide = wideTile(isa, fused);
     int lanes = isa.lanes(bytes);
     // A B read in place with 2 vectors but not with 3 (N = 256: 16 panels of 16, 10.7 of 24) is
@@ -98,6 +124,8 @@ record GemmBlocking(int mr, int vectors, int lanes, long kc, long mc, long block
     long slices = (k + kcMax - 1) / kcMax;
     long kc = (k + slices - 1) / slices;  // equal slices: no short last one
     kc = (kc + kStep - 1) / kStep * kStep;
+    long inRuns = run > 0 ? sliceInRuns(run, kcMax) : 0;
+    if (inRuns > 0) kc = inRuns;
     long tiles = (m + mr - 1) / mr;
     if (tiles <= SHORT_TILES) {
       mr = (int) ((m + tiles - 1) / tiles);  // short M: no padded rows to speak of

@@ -136,7 +136,7 @@ final class GemmConv {
     long[] red = reduction();
     // An empty operand leaves only padding: every output element is an empty sum.
     if (lhs.shape().elementCount() == 0 || rhs.shape().elementCount() == 0) red[red.length - 1] = 0;
-    GemmCore.Spec spec = new GemmCore.Spec(outSizes, red, lhs(cx.operands().get(0)),
+    GemmCore.Spec spec = new GemmCore.Spec(outSizes, red, lhs(cx.operands().get(0), inPlaceRows(cx)),
         rhs(cx.operands().get(1)), acc, (o, v) -> cx.storeResult(outIndex(o), v));
     boolean split = grouped() && c.batchGroups() == 1 && groupFeatures >= 2;
     return split ? splitGroups(spec) : spec;
@@ -244,7 +244,80 @@ final class GemmConv {
     return c.featureGroups() > 1 && !expand;
   }
 
-  private GemmCore.Operand lhs(ElementGenerator g) {
+  /**
+   * How the packed GEMM can read the input's tiles in place ({@link ConvRows}), or null: a whole
+   * convolution (not a piece) of an f32 or f64 buffer read as it is (its dtype the accumulation's,
+   * denormals left to the hardware), channels-last input (batch, spatial axes in order, features
+   * last), the output's batch and spatial axes in that order (so M flattens as the input's rows),
+   * no lhs dilation, unit rhs dilation along the last spatial axis, no groups, nothing skipped.
+   */
+  private ConvRows inPlaceRows(KernelContext cx) {
+    int d = c.spatial();
+    if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return null;
+    if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof dev.jaxc.ir.Var)) return null;
+    DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
+    if (dtype != acc || (acc != DType.F32 && acc != DType.F64) || cx.ir().numerics().flushesInSoftware(acc)) return null;
+    for (int i = 0; i < d; i++) {
+      if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return null;
+      if (c.lhsDilation()[i] != 1) return null;
+    }
+    if (c.rhsDilation()[d - 1] != 1) return null;
+    if (c.lhs()[0] != 0 || c.lhs()[1] != d + 1) return null;
+    for (int i = 0; i < d; i++) if (c.lhs()[2 + i] != 1 + i) return null;
+    for (int i = 0; i < d; i++) if (c.out()[2 + i] <= (i == 0 ? c.out()[0] : c.out()[1 + i])) return null;
+    long features = lhsSizes[d + 1];
+    long kw = window(d - 1);
+    long run = kw * features;
+    long stride = c.strides()[d - 1] * features;
+    long xo = outSizes[c.out()[1 + d]];
+    long w = lhsSizes[d];
+    long s = c.strides()[d - 1];
+    long px = c.padding()[d - 1][0];
+    return new ConvRows() {
+      @Override
+      public long run() {
+        return run;
+      }
+
+      @Override
+      public long stride() {
+        return stride;
+      }
+
+      @Override
+      public LLVMValueRef[] tile(LLVMValueRef m0, LLVMValueRef k0, int mr) {
+        // m0 = (batch, outer output positions…, x0), k0 = (outer window positions…, offset in the run).
+        long[] mSizes = new long[d + 1];
+        mSizes[0] = outSizes[c.out()[0]];
+        for (int i = 0; i < d; i++) mSizes[1 + i] = outSizes[c.out()[2 + i]];
+        LLVMValueRef[] m = GemmPacking.decode(ir, m0, mSizes);
+        long[] kSizes = new long[d];
+        for (int i = 0; i < d - 1; i++) kSizes[i] = window(i);
+        kSizes[d - 1] = run;
+        LLVMValueRef[] k = GemmPacking.decode(ir, k0, kSizes);
+        LLVMValueRef x0 = m[d];
+        // The tile's rows share one output row, and every tap of the run lies inside the input.
+        LLVMValueRef ok = ir.icmp(LLVMIntULE, ir.add(x0, ir.i64(mr)), ir.i64(xo));
+        LLVMValueRef ix0 = ir.sub(ir.mul(x0, ir.i64(s)), ir.i64(px));
+        LLVMValueRef ixLast = ir.add(ix0, ir.i64((mr - 1) * s + kw - 1));
+        ok = ir.and(ok, ir.and(ir.icmp(LLVMIntSGE, ix0, ir.i64(0)), ir.icmp(LLVMIntSLT, ixLast, ir.i64(w))));
+        LLVMValueRef lin = m[0];
+        for (int i = 0; i < d - 1; i++) {
+          LLVMValueRef iy = ir.sub(ir.add(ir.mul(m[1 + i], ir.i64(c.strides()[i])), ir.mul(k[i], ir.i64(c.rhsDilation()[i]))),
+              ir.i64(c.padding()[i][0]));
+          ok = ir.and(ok, ir.and(ir.icmp(LLVMIntSGE, iy, ir.i64(0)), ir.icmp(LLVMIntSLT, iy, ir.i64(lhsSizes[1 + i]))));
+          lin = ir.add(ir.mul(lin, ir.i64(lhsSizes[1 + i])), iy);
+        }
+        lin = ir.add(ir.mul(ir.add(ir.mul(lin, ir.i64(w)), ix0), ir.i64(features)), k[d - 1]);
+        // Outside the input the address is never read (the tile is packed instead): keep it in range.
+        lin = ir.select(ok, lin, ir.i64(0));
+        LLVMValueRef base = cx.operandBase(0);
+        return new LLVMValueRef[] {ok, ir.gep(ElementTypes.compute(ir, dtype), base, lin)};
+      }
+    };
+  }
+
+  private GemmCore.Operand lhs(ElementGenerator g, ConvRows rows) {
     int d = c.spatial();
     long inFeatures = rhsSizes[c.rhs()[1]];
     long outBatch = outSizes[c.out()[0]];
@@ -276,6 +349,11 @@ final class GemmConv {
       @Override
       public boolean packable() {
         return !skip;
+      }
+
+      @Override
+      public ConvRows convRows() {
+        return rows;
       }
     };
   }

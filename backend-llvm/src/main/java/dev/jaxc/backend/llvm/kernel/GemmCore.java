@@ -117,6 +117,11 @@ public final class GemmCore {
     default boolean minorAlongReduction() {
       return false;
     }
+
+    /** For A of a channels-last convolution, how its tiles can be read in place ({@link ConvRows}); null otherwise. */
+    default ConvRows convRows() {
+      return null;
+    }
   }
 
   /** The contraction: output and reduction extents, the operands, the arithmetic, the result. */

@@ -115,6 +115,14 @@ final class GemmPacked {
    * packed copy would otherwise go to memory and back (a 16 MiB B for 256 rows of A).
    */
   private final boolean bLocal;
+  /**
+   * A convolution's input where its tiles can be read in place ({@link ConvRows}; K slices lie
+   * inside its runs), else null: each tile whose rows lie inside the input is read where it is
+   * (row stride {@link ConvRows#stride}), only the others are packed. conv2d (8 × 56² × 64, 3 × 3
+   * × 64 × 64, SAME) on one Cascade Lake core spent 23% of its time packing A, whose every element
+   * 64 output features (two micro-panels of B) then read twice.
+   */
+  private final ConvRows convRows;
   /** A's row stride in a micro-panel ({@link GemmMicroKernel#constantStride}), or 0: the slice's depth. */
   private final long lda;
 
@@ -146,7 +154,11 @@ final class GemmPacked {
     VectorIsa isa = VectorIsa.of(ir.target());
     LLVMValueRef direct = loops == null || fmt.grouped() ? null : s.b().rowMajorKN();  // applies() emits nothing
     boolean inPlace = direct != null && k * n * bytes <= DIRECT_B_BYTES && !(isa == VectorIsa.AVX512 && n * bytes % ALIASING_BYTES == 0);
-    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), inPlace, batch, m, n, k);
+    ConvRows conv = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() || !GemmMicroKernel.constantStride(ir)
+        || batch != 1 ? null : s.a().convRows();
+    this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), inPlace,
+        conv == null ? 0 : conv.run(), batch, m, n, k);
+    ConvRows convInRuns = conv != null && conv.run() % bl.kc() == 0 ? conv : null;
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     long panels = nPad / bl.nr();
     this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
@@ -160,6 +172,7 @@ final class GemmPacked {
     this.aRows = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() || k * bytes > IN_PLACE_A_BYTES
         ? null : s.a().rowMajorMK();
     this.lda = !GemmMicroKernel.constantStride(ir) ? 0 : aRows != null ? k : bl.kc();
+    this.convRows = aRows == null && aCols == null ? convInRuns : null;
   }
 
   /**
@@ -279,7 +292,15 @@ final class GemmPacked {
           LLVMValueRef whole = aRows == null ? null : ir.udiv(rows, ir.i64(bl.mr()));
           LLVMValueRef aTiles = aRows == null ? null : ir.gep(t, aRows, ir.mul(ir.add(ir.mul(bi, ir.i64(m)), m0), ir.i64(k)));
           LLVMValueRef inPlace = aRows == null ? null : ir.icmp(LLVMIntNE, whole, ir.i64(0));
-          if (aRows == null) {
+          if (convRows != null) {
+            // Only the tiles that cannot be read where they lie.
+            range(ir.i64(0), panels, p -> {
+              LLVMValueRef r0 = ir.mul(p, ir.i64(bl.mr()));
+              ir.ifElse(ir.not(convTile(m0, r0, rows, k0)[0]), "gemm.packtile", () -> packing.packA(
+                  ir.gep(pt, ap, ir.mul(r0, aStride(depth))), k0, depth, ir.add(m0, r0), umin(ir.sub(rows, r0), ir.i64(bl.mr())),
+                  ir.i64(1), sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, null, m, aStride(depth)), () -> {});
+            });
+          } else if (aRows == null) {
             packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, aK, m,
                 aStride(depth));
           } else {
@@ -318,7 +339,15 @@ final class GemmPacked {
                 apk = ir.select(inPlace, ir.gep(t, aTiles, ir.mul(r0, ir.i64(k))), ap);
               }
               LLVMValueRef cpq = ir.gep(t, cq, ir.mul(r0, ir.i64(ldc)));
-              ir.call(GemmMicroKernel.type(ir), uk, steps, apk, bq, ldb, cpq, ir.i64(ldc), first);
+              if (convRows != null) {
+                LLVMValueRef[] tile = convTile(m0, r0, rows, k0);
+                LLVMValueRef ukIn = GemmMicroKernel.get(ir, bl, fmt, convRows.stride());
+                ir.ifElse(tile[0], "gemm.convtile",
+                    () -> ir.call(GemmMicroKernel.type(ir), ukIn, steps, tile[1], bq, ldb, cpq, ir.i64(ldc), first),
+                    () -> ir.call(GemmMicroKernel.type(ir), uk, steps, apk, bq, ldb, cpq, ir.i64(ldc), first));
+              } else {
+                ir.call(GemmMicroKernel.type(ir), uk, steps, apk, bq, ldb, cpq, ir.i64(ldc), first);
+              }
             });
           });
         });
@@ -340,6 +369,17 @@ final class GemmPacked {
     fallback.run();
     ir.br(done);
     ir.at(done);
+  }
+
+  /**
+   * {whether the tile of rows [r0, r0 + mr) of the block from M index m0 is read in place for
+   * the slice from k0, its address}: a whole tile (not the block's padded last one) whose rows
+   * lie inside the convolution's input.
+   */
+  private LLVMValueRef[] convTile(LLVMValueRef m0, LLVMValueRef r0, LLVMValueRef rows, LLVMValueRef k0) {
+    LLVMValueRef whole = ir.icmp(LLVMIntULE, ir.add(r0, ir.i64(bl.mr())), rows);
+    LLVMValueRef[] t = convRows.tile(ir.add(m0, r0), k0, bl.mr());
+    return new LLVMValueRef[] {ir.and(whole, t[0]), t[1]};
   }
 
   /** A's row stride in packed elements for a slice of {@code depth}. */
