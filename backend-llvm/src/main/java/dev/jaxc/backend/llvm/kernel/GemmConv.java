@@ -97,11 +97,9 @@ final class GemmConv {
     GemmCore core = new GemmCore(cx.ir(), cx.loops());
     GemmConv whole = of(cx, null);
     List<ConvView> pieces = whole.skip ? ConvPieces.plan(whole.axes()) : null;
-    if (pieces != null && GemmPacked.applies(cx.ir(), of(cx, pieces.get(0)).contraction(cx))) {
-      for (ConvView v : pieces) core.emit(of(cx, v).contraction(cx));
-    } else {
-      core.emit(whole.contraction(cx));
-    }
+    List<GemmCore.Spec> specs = pieces == null ? List.of() : pieces.stream().map(v -> of(cx, v).contraction(cx)).toList();
+    if (specs.isEmpty() || !GemmPacked.applies(cx.ir(), specs.get(0))) specs = List.of(whole.contraction(cx));
+    for (GemmCore.Spec s : specs) core.emit(s);
   }
 
   /** The contraction of {@code cx}'s convolution (also what the GPU's tiled kernel computes). */
@@ -254,9 +252,8 @@ final class GemmConv {
   private ConvRows inPlaceRows(KernelContext cx) {
     int d = c.spatial();
     if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return null;
-    if (cx.plan() == null || !(cx.eqn().ins().get(0) instanceof dev.jaxc.ir.Var)) return null;
     DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
-    if (dtype != acc || (acc != DType.F32 && acc != DType.F64) || cx.ir().numerics().flushesInSoftware(acc)) return null;
+    if (!GemmPacked.readsAsIs(cx, 0, dtype, dtype, acc)) return null;
     for (int i = 0; i < d; i++) {
       if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return null;
       if (c.lhsDilation()[i] != 1) return null;
@@ -273,6 +270,13 @@ final class GemmConv {
     long w = lhsSizes[d];
     long s = c.strides()[d - 1];
     long px = c.padding()[d - 1][0];
+    // M flattens (batch, output positions…); K (outer window positions…, offset in the run).
+    long[] mSizes = new long[d + 1];
+    mSizes[0] = outSizes[c.out()[0]];
+    for (int i = 0; i < d; i++) mSizes[1 + i] = outSizes[c.out()[2 + i]];
+    long[] kSizes = new long[d];
+    for (int i = 0; i < d - 1; i++) kSizes[i] = window(i);
+    kSizes[d - 1] = run;
     return new ConvRows() {
       @Override
       public long run() {
@@ -286,14 +290,7 @@ final class GemmConv {
 
       @Override
       public LLVMValueRef[] tile(LLVMValueRef m0, LLVMValueRef k0, int mr) {
-        // m0 = (batch, outer output positions…, x0), k0 = (outer window positions…, offset in the run).
-        long[] mSizes = new long[d + 1];
-        mSizes[0] = outSizes[c.out()[0]];
-        for (int i = 0; i < d; i++) mSizes[1 + i] = outSizes[c.out()[2 + i]];
         LLVMValueRef[] m = GemmPacking.decode(ir, m0, mSizes);
-        long[] kSizes = new long[d];
-        for (int i = 0; i < d - 1; i++) kSizes[i] = window(i);
-        kSizes[d - 1] = run;
         LLVMValueRef[] k = GemmPacking.decode(ir, k0, kSizes);
         LLVMValueRef x0 = m[d];
         // The tile's rows share one output row, and every tap of the run lies inside the input.

@@ -6,7 +6,6 @@ import dev.jaxc.backend.llvm.emit.Index;
 import dev.jaxc.backend.llvm.emit.Ir;
 import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
-import dev.jaxc.ir.Var;
 import dev.jaxc.ir.diag.JaxcException;
 import java.util.Arrays;
 import java.util.Optional;
@@ -93,9 +92,7 @@ final class GemmDot {
    */
   private static boolean inPlace(KernelContext cx, int operand, DType b, DType as, DType acc, int rank, long[] batch,
       long[] contract, boolean freeFirst) {
-    if (cx.plan() == null || !(cx.eqn().ins().get(operand) instanceof Var)) return false;
-    if (b != as || as != acc || (acc != DType.F32 && acc != DType.F64)) return false;
-    if (cx.ir().numerics().flushesInSoftware(acc)) return false;
+    if (!GemmPacked.readsAsIs(cx, operand, b, as, acc)) return false;
     if (rank != batch.length + 2 || contract.length != 1 || contract[0] != batch.length + (freeFirst ? 1 : 0)) return false;
     for (int i = 0; i < batch.length; i++) if (batch[i] != i) return false;
     return true;

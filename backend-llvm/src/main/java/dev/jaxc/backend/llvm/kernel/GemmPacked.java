@@ -8,6 +8,7 @@ import dev.jaxc.backend.llvm.emit.LoopEmitter;
 import dev.jaxc.backend.llvm.emit.Value;
 import dev.jaxc.backend.llvm.runtime.WorkBuffers;
 import dev.jaxc.ir.DType;
+import dev.jaxc.ir.Var;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -158,7 +159,6 @@ final class GemmPacked {
         || batch != 1 ? null : s.a().convRows();
     this.bl = GemmBlocking.of(isa, bytes, pbytes, fmt.kStep(), fmt.fused(ir.target(), isa), inPlace,
         conv == null ? 0 : conv.run(), batch, m, n, k);
-    ConvRows convInRuns = conv != null && conv.run() % bl.kc() == 0 ? conv : null;
     this.nPad = (n + bl.nr() - 1) / bl.nr() * bl.nr();
     long panels = nPad / bl.nr();
     this.nc = (panels + bl.nBlocks() - 1) / bl.nBlocks() * bl.nr();
@@ -172,7 +172,19 @@ final class GemmPacked {
     this.aRows = loops == null || fmt.grouped() || fmt.kStep() > 1 || fmt.corrected() || k * bytes > IN_PLACE_A_BYTES
         ? null : s.a().rowMajorMK();
     this.lda = !GemmMicroKernel.constantStride(ir) ? 0 : aRows != null ? k : bl.kc();
-    this.convRows = aRows == null && aCols == null ? convInRuns : null;
+    this.convRows = conv != null && conv.run() % bl.kc() == 0 && aRows == null && aCols == null ? conv : null;
+  }
+
+  /**
+   * Whether operand {@code operand} of {@code cx}'s equation (dtype {@code d}, entering as {@code
+   * as}, summed in {@code acc}) is a buffer the packed form may read as it lies: a variable's (not
+   * a literal's) of the accumulation dtype, f32 or f64, whose denormals the hardware flushes (not
+   * software). Only its layout is left for the caller to check.
+   */
+  static boolean readsAsIs(KernelContext cx, int operand, DType d, DType as, DType acc) {
+    if (cx.plan() == null || !(cx.eqn().ins().get(operand) instanceof Var)) return false;
+    if (d != as || as != acc || (acc != DType.F32 && acc != DType.F64)) return false;
+    return !cx.ir().numerics().flushesInSoftware(acc);
   }
 
   /**
@@ -314,6 +326,7 @@ final class GemmPacked {
             ir.at(packDone);
           }
           LLVMValueRef uk = GemmMicroKernel.get(ir, bl, fmt, lda);
+          LLVMValueRef ukIn = convRows == null ? null : GemmMicroKernel.get(ir, bl, fmt, convRows.stride());
           // The micro-kernel's depth: whole steps (pairs: an odd depth's last pair ends in zeros).
           LLVMValueRef steps = fmt.pad(ir, depth);
           LLVMValueRef ldb = ir.i64(bDirect != null ? n : bl.nr());
@@ -341,7 +354,6 @@ final class GemmPacked {
               LLVMValueRef cpq = ir.gep(t, cq, ir.mul(r0, ir.i64(ldc)));
               if (convRows != null) {
                 LLVMValueRef[] tile = convTile(m0, r0, rows, k0);
-                LLVMValueRef ukIn = GemmMicroKernel.get(ir, bl, fmt, convRows.stride());
                 ir.ifElse(tile[0], "gemm.convtile",
                     () -> ir.call(GemmMicroKernel.type(ir), ukIn, steps, tile[1], bq, ldb, cpq, ir.i64(ldc), first),
                     () -> ir.call(GemmMicroKernel.type(ir), uk, steps, apk, bq, ldb, cpq, ir.i64(ldc), first));

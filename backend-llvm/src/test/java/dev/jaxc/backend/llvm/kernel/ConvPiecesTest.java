@@ -9,7 +9,6 @@ import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.emit.Compile;
-import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.llvm.runtime.Threading;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,24 +123,10 @@ class ConvPiecesTest {
 
   @Test
   void transposedConvolutionRunsItsInteriorOnThePackedGemm() {
-    String conv = """
-        { lambda ; a:f32[8,28,28,64] b:f32[3,3,64,32]. let
-            c:f32[8,56,56,32] = conv_general_dilated[
-              batch_group_count=1
-              dimension_numbers=ConvDimensionNumbers(lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2))
-              feature_group_count=1
-              lhs_dilation=(2, 2)
-              padding=((2, 1), (2, 1))
-              precision=None
-              preferred_element_type=None
-              rhs_dilation=(1, 1)
-              window_strides=(1, 1)
-            ] a b
-          in (c,) }
-        """;
-    TargetSpec t = TargetSpec.x86_64().withCpu("cascadelake",
-        "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2");
-    try (CompiledModule m = Compiler.compile(Compile.program(conv), t, "f", Consts.NONE, Threading.SERIAL)) {
+    String conv = GemmJaxprs.conv2d("8,28,28,64", "3,3,64,32", "8,56,56,32",
+        "lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2)", "(2, 2)", "((2, 1), (2, 1))", "(1, 1)");
+    try (CompiledModule m = Compiler.compile(Compile.program(conv), GemmJaxprs.CASCADE_LAKE, "f", Consts.NONE,
+        Threading.SERIAL)) {
       assertTrue(m.assembly().contains("jaxc_gemm_f32_"), "no packed GEMM micro-kernel in the module");
     }
   }

@@ -6,7 +6,6 @@ import dev.jaxc.backend.llvm.CompiledModule;
 import dev.jaxc.backend.llvm.Compiler;
 import dev.jaxc.backend.llvm.abi.Consts;
 import dev.jaxc.backend.llvm.emit.Compile;
-import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import dev.jaxc.backend.llvm.runtime.Threading;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,29 +21,13 @@ import org.junit.jupiter.api.Test;
  * by one element).
  */
 class GemmConvInPlaceTest {
-  private static final TargetSpec CASCADE_LAKE = TargetSpec.x86_64().withCpu("cascadelake",
-      "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2");
-
   private static String conv(String lhs, String rhs, String out, String spec, String strides) {
-    return """
-        { lambda ; a:f32[%s] b:f32[%s]. let
-            c:f32[%s] = conv_general_dilated[
-              batch_group_count=1
-              dimension_numbers=ConvDimensionNumbers(%s)
-              feature_group_count=1
-              lhs_dilation=(1, 1)
-              padding=((1, 1), (1, 1))
-              precision=None
-              preferred_element_type=None
-              rhs_dilation=(1, 1)
-              window_strides=%s
-            ] a b
-          in (c,) }
-        """.formatted(lhs, rhs, out, spec, strides);
+    return GemmJaxprs.conv2d(lhs, rhs, out, spec, "(1, 1)", "((1, 1), (1, 1))", strides);
   }
 
   private static Set<String> microKernels(String jaxpr) {
-    try (CompiledModule m = Compiler.compile(Compile.program(jaxpr), CASCADE_LAKE, "f", Consts.NONE, Threading.SERIAL)) {
+    try (CompiledModule m = Compiler.compile(Compile.program(jaxpr), GemmJaxprs.CASCADE_LAKE, "f", Consts.NONE,
+        Threading.SERIAL)) {
       Matcher f = Pattern.compile("(?m)^(jaxc_gemm_\\w+):\\s*$").matcher(m.assembly());
       Set<String> names = new TreeSet<>();
       while (f.find()) names.add(f.group(1));

@@ -13,11 +13,7 @@ import org.junit.jupiter.api.Test;
  * golden dot cases', run under qemu-aarch64.
  */
 class GemmNeonTileTest {
-  private static final String MATMUL = """
-      { lambda ; a:f32[512,770] b:f32[770,512]. let
-          c:f32[512,512] = dot_general[dimension_numbers=(([1], [0]), ([], [])) precision=None preferred_element_type=float32] a b
-        in (c,) }
-      """;
+  private static final String MATMUL = GemmJaxprs.matmul(512, 770, 512);
 
   @Test
   void aarch64KernelLoopHasNoMovesOrSpills() {

@@ -19,11 +19,7 @@ import org.junit.jupiter.api.Test;
  * with). Assembly only; the values are the golden dot cases'.
  */
 class GemmPrefetchTest {
-  private static final String MATMUL = """
-      { lambda ; a:f32[512,512] b:f32[512,512]. let
-          c:f32[512,512] = dot_general[dimension_numbers=(([1], [0]), ([], [])) precision=None preferred_element_type=float32] a b
-        in (c,) }
-      """;
+  private static final String MATMUL = GemmJaxprs.matmul(512, 512, 512);
 
   private static String microKernel(TargetSpec t) {
     try (CompiledModule m = Compiler.compile(Compile.program(MATMUL), t, "f", Consts.NONE, Threading.SERIAL)) {
@@ -37,9 +33,7 @@ class GemmPrefetchTest {
 
   @Test
   void avx512KernelPrefetchesBothLinesOfBsRow4KiBAhead() {
-    TargetSpec t = TargetSpec.x86_64().withCpu("cascadelake",
-        "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2");
-    String uk = microKernel(t);
+    String uk = microKernel(GemmJaxprs.CASCADE_LAKE);
     // The step's row: two zmm loads off one register; the prefetches off the same register, 32
     // steps of 32 floats (4096 bytes) past each line of it.
     Matcher row = Pattern.compile("vmovups\\s+(-?\\d*)\\((%\\w+)\\), %zmm").matcher(uk);

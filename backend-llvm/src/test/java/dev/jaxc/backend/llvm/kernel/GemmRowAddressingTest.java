@@ -3,7 +3,6 @@ package dev.jaxc.backend.llvm.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jaxc.backend.llvm.llvm.TargetSpec;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,17 +18,11 @@ import org.junit.jupiter.api.Test;
  * values are the golden dot cases'.
  */
 class GemmRowAddressingTest {
-  private static final String MATMUL = """
-      { lambda ; a:f32[512,514] b:f32[514,512]. let
-          c:f32[512,512] = dot_general[dimension_numbers=(([1], [0]), ([], [])) precision=None preferred_element_type=float32] a b
-        in (c,) }
-      """;
+  private static final String MATMUL = GemmJaxprs.matmul(512, 514, 512);
 
   @Test
   void avx512RowsAreConstantOffsetsFromOneRegister() {
-    TargetSpec t = TargetSpec.x86_64().withCpu("cascadelake",
-        "+avx512f,+avx512bw,+avx512vl,+avx512dq,+avx512cd,+avx2,+fma,+avx,+sse4.2");
-    List<String> loop = MicroKernelLoop.of(MATMUL, t, "vfmadd");
+    List<String> loop = MicroKernelLoop.of(MATMUL, GemmJaxprs.CASCADE_LAKE, "vfmadd");
     // 512 rows in 14-row tiles; K = 514 in three slices of at most 172 (the last 170, so the
     // depth is not a constant LLVM could fold into a runtime stride): rows 688 bytes apart.
     Pattern bcast = Pattern.compile("vbroadcastss\\s+(\\d*)\\((%\\w+),(%\\w+),4\\), %zmm\\d+");
