@@ -2235,6 +2235,29 @@ _d("epilogue_i8_bias_relu", lambda x, w, b: jnp.maximum(
    lambda r: (I(r, (11, 70), i8), I(r, (70, 29), i8), I(r, (29,), i32, -500, 500)),
    "int8 GEMM to int32, bias, relu, integer scaling", EXACT)
 
+# A dot_general whose result only a transpose reads (after an elementwise chain or none) stores it
+# in the transposed order, as XLA's layout assignment makes the dot write the transpose's layout;
+# where the result's innermost axis is the lhs's free axis the packed GEMM takes the rhs as A
+# (f32/f64), so its C rows are stored contiguously. jax.image.resize's second dot is one; its
+# packed B has several N axes (runs of 32 along the last). A batch axis innermost, and a result
+# also returned, keep the transpose apart.
+_d("epilogue_transposed", lambda a, b, c, x, y, z: (
+       (a @ b).T, jnp.tanh(a @ b + c).T, jnp.transpose(jnp.einsum("bij,bjk->bik", x, y), (0, 2, 1)),
+       jnp.transpose(x @ y, (1, 2, 0)), jax.image.resize(z, (2, 10, 10, 32), "bilinear")),
+   lambda r: (N(r, (29, 40)), N(r, (40, 33)), N(r, (33,)), N(r, (2, 17, 13)), N(r, (2, 13, 21)), N(r, (2, 5, 5, 32))),
+   "(a @ b).T, tanh(a @ b + c).T, a batched product transposed with its M axis innermost and with its batch axis "
+   "innermost, and a bilinear resize (dot, dot, transpose)", T32T)
+_d("epilogue_transposed_chain", lambda x, w1, w2, a, b, y: (
+       x + (jax.nn.gelu(x.swapaxes(1, 2) @ w1) @ w2).swapaxes(1, 2), y.T * 2.0 + jnp.exp(a @ b * 0.5).T),
+   lambda r: (N(r, (4, 12, 40)), N(r, (12, 20)), N(r, (20, 12)), N(r, (29, 40)), N(r, (40, 33)), N(r, (29, 33))),
+   "elementwise chains after the transposed store: an MLP-Mixer token-mixing block (x + (h @ w).swapaxes(1, 2)) and "
+   "y.T * 2 + exp(a @ b * 0.5).T, whose residual operand is itself a transpose", T32S)
+_d("epilogue_transposed_f64_i8", lambda a, b, p, q: (
+       (a @ b).T, lax.dot_general(p, q, (((1,), (0,)), ((), ())), preferred_element_type=i32).T,
+       (lambda y: (y, y.T))(a @ b.T[::-1].T)),
+   lambda r: (N(r, (23, 14), f64), N(r, (14, 19), f64), I(r, (21, 30), i8), I(r, (30, 17), i8)),
+   "f64 (a @ b).T (the operands' roles swapped), int8 to int32 transposed (stored in the transposed order, roles "
+   "kept), and a product returned as well as transposed (not fused)", T64, x64=True)
 
 # ============================================================================
 # SECTION: convolutions

@@ -222,6 +222,14 @@ def _(x, k): return jax.grad(lambda k: jnp.sum(lax.conv_general_dilated(x, k, (1
 def _(x, k): return jax.grad(lambda x: jnp.sum(lax.conv_general_dilated(x, k, (2,2), "SAME", dimension_numbers=("NHWC","HWIO","NHWC")) ** 2))(x)
 @w("conv_f64", f32(8,32,32,32).astype(np.float64), f32(3,3,32,32).astype(np.float64))
 def _(x, k): return lax.conv_general_dilated(x, k, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+@w("mha_heads", f32(8,256,512), f32(512,512), f32(512,512), f32(512,512), f32(512,512))
+def _(x, wq, wk, wv, wo):
+    def heads(t): return t.reshape(8, 256, 8, 64).transpose(0, 2, 1, 3)
+    q, k, v = heads(x @ wq * 0.05), heads(x @ wk * 0.05), heads(x @ wv * 0.05)
+    a = jax.nn.softmax(q @ k.transpose(0, 1, 3, 2) / 8.0, axis=-1)
+    return (a @ v).transpose(0, 2, 1, 3).reshape(8, 256, 512) @ wo
+@w("mixer_token", f32(64,196,256), f32(196,384), f32(384,196))
+def _(x, w1, w2): return x + (jax.nn.gelu(x.swapaxes(1, 2) @ (w1 * 0.1)) @ (w2 * 0.1)).swapaxes(1, 2)
 only = sys.argv[2:] or sorted(W)
 OUT = tempfile.mkdtemp(prefix="jaxc-extra-")
 for name in only:

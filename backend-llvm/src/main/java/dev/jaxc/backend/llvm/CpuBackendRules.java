@@ -3,6 +3,8 @@ package dev.jaxc.backend.llvm;
 import dev.jaxc.backend.llvm.kernel.KernelLowering;
 import dev.jaxc.backend.llvm.plan.BackendRules;
 import dev.jaxc.ir.Eqn;
+import dev.jaxc.ir.Type.ArrayType;
+import dev.jaxc.ir.prim.params.DotDimensionNumbers;
 import dev.jaxc.ir.prim.Primitive;
 import java.util.function.Predicate;
 
@@ -38,6 +40,22 @@ public record CpuBackendRules(Predicate<Primitive> lowered, boolean multiOutput,
   @Override
   public boolean fusesResult(Primitive p, Eqn e) {
     return epilogues && (p == Primitive.DOT_GENERAL || p == Primitive.CONV_GENERAL_DILATED);
+  }
+
+  /**
+   * dot_general stores a transposed result in the transposed order (kernel/GemmDot, as XLA's layout
+   * assignment makes a dot write the layout its transpose wants), where the result's innermost
+   * axis is one of the operands' free axes: the GEMM then stores whole rows of its C block (the
+   * operand that reads that axis becomes B). A batch axis innermost would store every element a
+   * row apart.
+   */
+  @Override
+  public boolean transposesResult(Primitive p, Eqn e, long[] permutation) {
+    if (!epilogues || p != Primitive.DOT_GENERAL) return false;
+    long[] sizes = ((ArrayType) e.outs().get(0).type()).shape().sizes();
+    int last = permutation.length - 1;
+    while (last > 0 && sizes[(int) permutation[last]] == 1) last--;
+    return last < 0 || permutation[last] >= DotDimensionNumbers.of(e.params()).lhsBatch().length;
   }
 
   @Override

@@ -79,6 +79,11 @@ public sealed interface GemmAccumulator permits GemmAccumulator.Plain, GemmAccum
       return lhs;
     }
 
+    /** The same arithmetic with the operands' roles exchanged (their dtypes swap). */
+    Plain swapped() {
+      return new Plain(ir, rhs, lhs, acc, result);
+    }
+
     /** The rhs operand's dtype as the sum reads it. */
     public DType rhs() {
       return rhs;

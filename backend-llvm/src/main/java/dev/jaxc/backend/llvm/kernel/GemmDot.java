@@ -25,7 +25,8 @@ final class GemmDot {
   private GemmDot() {}
 
   static void emit(KernelContext cx) {
-    new GemmCore(cx.ir(), cx.loops()).emit(spec(cx));
+    GemmCore.Spec s = spec(cx);
+    new GemmCore(cx.ir(), cx.loops()).emit(GemmOrder.swaps(s) ? GemmOrder.swapped(s) : s);
   }
 
   /** The contraction of {@code cx}'s dot_general (also what the GPU's tiled kernel computes). */
@@ -67,8 +68,11 @@ final class GemmDot {
     }
     long[] red = new long[dn.lhsContract().length];
     for (int k = 0; k < red.length; k++) red[k] = lhs.shape().sizes()[(int) dn.lhsContract()[k]];
-    return new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
+    GemmCore.Spec spec = new GemmCore.Spec(res.shape().sizes(), red, lhsOp, rhsOp,
         GemmAccumulator.plain(ir, as, as, acc, out), cx::storeResult);
+    // A result only a transpose reads is stored in the transpose's order (plan/Epilogues).
+    int[] perm = cx.resultPermutation();
+    return perm == null ? spec : GemmOrder.transposed(spec, perm);
   }
 
   /** How an operand read from its buffer lies in memory (batch axes first in every case). */

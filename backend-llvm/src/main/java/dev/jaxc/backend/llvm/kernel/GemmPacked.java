@@ -11,6 +11,7 @@ import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Var;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
@@ -408,14 +409,20 @@ final class GemmPacked {
       // Quads: B was packed as b ± 128, so each element of the row is off by ±128 × the A row sum.
       LLVMValueRef fix = fmt.corrected()
           ? ir.mul(ir.load(ir.i32, ir.gep(ir.i32, rowSums, r), 4), ir.i32(fmt.rowSumFactor())) : null;
-      // Only the copy along a row is left to the vectoriser (over rows both sides are strided).
-      GemmPacking.range(ir, j0, j1, j -> {
-        LLVMValueRef[] nIdx = GemmPacking.decode(ir, j, sizes(nAxes));
+      // Only the copy along a row is left to the vectoriser (over rows both sides are strided);
+      // over several N axes, as runs along the last (decoded per element, the stores went one by one).
+      BiConsumer<LLVMValueRef, LLVMValueRef[]> element = (j, nIdx) -> {
         LLVMValueRef v = ir.load(t, ir.gep(t, row, j), bytes);
         if (fix != null) v = ir.add(v, fix);
         Value done = acc.finish(List.of(fmt.sum(ir, acc, v).v()));
         s.store().at(out(bIdx, mIdx, nIdx), done);
-      });
+      };
+      if (nAxes.length <= 1) {
+        GemmPacking.range(ir, j0, j1, j -> element.accept(j, GemmPacking.decode(ir, j, sizes(nAxes))));
+      } else {
+        ir.ifElse(ir.icmp(LLVMIntULT, j0, j1), "gemm.store.runs", () -> GemmPacking.runs(ir, j0, ir.sub(j1, j0), sizes(nAxes),
+            (jj, nIdx) -> element.accept(ir.add(j0, jj), nIdx.dims().toArray(new LLVMValueRef[0]))), () -> {});
+      }
     });
   }
 

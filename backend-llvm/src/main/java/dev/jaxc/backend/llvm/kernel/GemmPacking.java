@@ -99,20 +99,61 @@ final class GemmPacking {
     }));
     rangeScalar(ir, ir.i64(0), depth, kk -> rangeScalar(ir, ir.i64(firstPanel), ir.i64(nPad / nr), q -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
-          ir.store(bTerm(ir.add(ir.mul(q, ir.i64(nr)), j), red, n, nPad, nSizes, out), bSlot(bp, q, depth, kk, j), bytes));
+      LLVMValueRef c0 = ir.mul(q, ir.i64(nr));
+      if (inOneRun(nSizes)) {
+        ir.store(panelRow(decode(ir, c0, nSizes), red, nSizes, out), bSlot(bp, q, depth, kk, ir.i64(0)), bytes);
+      } else {
+        rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
+            ir.store(bTerm(ir.add(c0, j), null, j, red, n, nPad, nSizes, out), bSlot(bp, q, depth, kk, j), bytes));
+      }
     }));
   }
 
   /**
-   * B's packed term at column {@code col} and reduction index {@code red}: zero past N (the column
-   * index clamped into range) and where the operand skips the term.
+   * The nr terms of a micro-panel's row that lies along one run of the last N axis ({@link
+   * #inOneRun}; {@code d0} its first column decoded) as one vector: all read before any is
+   * stored, so the reads of consecutive elements become vector loads (stored one by one, LLVM
+   * kept each load behind the store before it, not knowing the operand from the packed buffer).
    */
-  private LLVMValueRef bTerm(LLVMValueRef col, Index red, long n, long nPad, long[] nSizes,
-      Function<LLVMValueRef[], Index> out) {
-    LLVMValueRef valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
-    if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
-    GemmCore.Term e = s.b().at(out.apply(decode(ir, col, nSizes)), red);
+  private LLVMValueRef panelRow(LLVMValueRef[] d0, Index red, long[] nSizes, Function<LLVMValueRef[], Index> out) {
+    int nr = bl.nr();
+    LLVMValueRef row = LLVMGetUndef(LLVMVectorType(t, nr));
+    for (int j = 0; j < nr; j++) {
+      LLVMValueRef v = bTerm(null, d0, ir.i64(j), red, nr, nr, nSizes, out);
+      row = LLVMBuildInsertElement(ir.b, row, v, ir.i32(j), "");
+    }
+    return row;
+  }
+
+  /**
+   * Whether every micro-panel's columns lie along one run of B's last N axis (its extent a
+   * multiple of nr, over several N axes): the panel's first column is then decoded once and the
+   * others step its last index, so the column copy is plain address arithmetic (a vector load
+   * where that axis is B's minor one) instead of a division per element. Float formats only (one
+   * K step per packed element).
+   */
+  private boolean inOneRun(long[] nSizes) {
+    return fmt.kStep() == 1 && nSizes.length > 1 && nSizes[nSizes.length - 1] % bl.nr() == 0;
+  }
+
+  /**
+   * B's packed term at column {@code col} and reduction index {@code red}: zero past N (the column
+   * index clamped into range) and where the operand skips the term. With {@code d0} (the panel's
+   * first column decoded, {@link #inOneRun}) the column is d0 with {@code j} added to its last index.
+   */
+  private LLVMValueRef bTerm(LLVMValueRef col, LLVMValueRef[] d0, LLVMValueRef j, Index red, long n, long nPad,
+      long[] nSizes, Function<LLVMValueRef[], Index> out) {
+    LLVMValueRef[] idx;
+    LLVMValueRef valid = null;
+    if (d0 != null) {
+      idx = d0.clone();
+      idx[idx.length - 1] = ir.add(d0[idx.length - 1], j);
+    } else {
+      valid = n == nPad ? null : ir.icmp(LLVMIntULT, col, ir.i64(n));
+      if (valid != null) col = ir.select(valid, col, ir.i64(n - 1));
+      idx = decode(ir, col, nSizes);
+    }
+    GemmCore.Term e = s.b().at(out.apply(idx), red);
     LLVMValueRef v = fmt.rhsTerm(ir, acc, e.value(), acc.rhs());
     valid = and(valid, e.valid());
     return valid == null ? v : ir.select(valid, v, LLVMConstNull(t));
@@ -157,10 +198,15 @@ final class GemmPacking {
       ir.br(done);
       ir.at(slow);
     }
+    LLVMValueRef[] d0 = inOneRun(nSizes) ? decode(ir, c0, nSizes) : null;
     rangeScalar(ir, ir.i64(0), depth, kk -> {
       Index red = Index.of(decode(ir, ir.add(k0, kk), s.red()));
-      rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j ->
-          ir.store(bTerm(ir.add(c0, j), red, n, nPad, nSizes, out), ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes));
+      if (d0 != null) {
+        ir.store(panelRow(d0, red, nSizes, out), ir.gep(t, bp, ir.mul(kk, ir.i64(nr))), bytes);
+      } else {
+        rangeUnrolled(ir, ir.i64(0), ir.i64(nr), j -> ir.store(bTerm(ir.add(c0, j), null, j, red, n, nPad, nSizes, out),
+            ir.gep(t, bp, ir.add(ir.mul(kk, ir.i64(nr)), j)), bytes));
+      }
     });
     ir.br(done);
     ir.at(done);
@@ -306,7 +352,16 @@ final class GemmPacking {
    * odometer once per run, and each run is a plain loop (which LLVM's vectoriser can take).
    */
   private void reduction(LLVMValueRef k0, LLVMValueRef depth, BiConsumer<LLVMValueRef, Index> body) {
-    long[] sizes = s.red();
+    runs(ir, k0, depth, s.red(), body);
+  }
+
+  /**
+   * {@code body(kk, index of k0 + kk)} for kk in [0, depth), depth ≥ 1, over the row-major axes
+   * {@code sizes}, as runs along the last axis: the multi-axis index is decoded once, the outer
+   * axes then counted like an odometer once per run, and each run is a plain loop (which LLVM's
+   * vectoriser can take where the body's addresses step with the last index).
+   */
+  static void runs(Ir ir, LLVMValueRef k0, LLVMValueRef depth, long[] sizes, BiConsumer<LLVMValueRef, Index> body) {
     int r = sizes.length;
     if (r <= 1) {
       range(ir, ir.i64(0), depth, kk -> body.accept(kk, Index.of(decode(ir, ir.add(k0, kk), sizes))));

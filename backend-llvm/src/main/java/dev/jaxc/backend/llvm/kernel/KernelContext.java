@@ -43,6 +43,15 @@ public record KernelContext(
    */
   public interface Epilogue {
     void store(Index idx, Value result);
+
+    /**
+     * The root's transpose permutation where the chain ends in one (root axis i is result axis
+     * {@code permutation[i]}, plan/Epilogues), else null: the kernel may then run its loops in
+     * the root's order.
+     */
+    default int[] permutation() {
+      return null;
+    }
   }
 
   public KernelContext {
@@ -66,6 +75,11 @@ public record KernelContext(
   public void storeResult(Index idx, Value v) {
     if (epilogue == null) access.store(results.get(0), resultTypes.get(0), idx, v);
     else epilogue.store(idx, v);
+  }
+
+  /** The permutation the kernel's result is stored transposed by ({@link Epilogue#permutation}), or null. */
+  public int[] resultPermutation() {
+    return epilogue == null ? null : epilogue.permutation();
   }
 
   /**

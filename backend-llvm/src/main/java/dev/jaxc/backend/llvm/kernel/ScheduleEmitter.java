@@ -488,17 +488,62 @@ public final class ScheduleEmitter {
     List<ElementGenerator> ops = new ArrayList<>();
     for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     LLVMValueRef base = bases.apply(plan.buffer(root));
-    KernelContext.Epilogue store = (idx, v) -> {
-      bound.put(result, v);
-      Value y;
-      try {
-        y = computed(plan.producer(root)).at(idx);
-      } finally {
-        bound.remove(result);
+    int[] perm = chainTranspose(root, result, new java.util.IdentityHashMap<>());
+    KernelContext.Epilogue store = new KernelContext.Epilogue() {
+      @Override
+      public void store(Index idx, Value v) {
+        // A transposed root is stored at its own index (root axis i is the result's axis perm[i]).
+        Index at = idx;
+        if (perm != null) {
+          LLVMValueRef[] j = new LLVMValueRef[perm.length];
+          for (int i = 0; i < perm.length; i++) j[i] = idx.get(perm[i]);
+          at = Index.of(j);
+        }
+        bound.put(result, v);
+        Value y;
+        try {
+          y = computed(plan.producer(root)).at(at);
+        } finally {
+          bound.remove(result);
+        }
+        access.store(base, type(root), at, y);
       }
-      access.store(base, type(root), idx, y);
+
+      @Override
+      public int[] permutation() {
+        return perm == null ? null : perm.clone();
+      }
     };
     return new KernelContext(ir, e, ops, List.of(base), List.of(type(result)), access, loops, lowering, plan, bases, store);
+  }
+
+  /**
+   * The permutation of the transpose on the epilogue chain from kernel result {@code result} to
+   * {@code v} (plan/Epilogues allows one), or null: found through the unmaterialised values whose
+   * generators reach the result (a residual operand's own fused transpose is not on the chain).
+   * {@code seen} maps each value visited to whether it reaches the result.
+   */
+  private int[] chainTranspose(Var v, Var result, java.util.Map<Var, Boolean> seen) {
+    seen.put(v, false);
+    Eqn e = plan.producer(v).eqn();
+    for (Atom a : e.ins()) {
+      if (!(a instanceof Var u)) continue;
+      if (u != result && !seen.containsKey(u) && !plan.isMaterialised(u)) {
+        int[] below = chainTranspose(u, result, seen);
+        if (below != null) return below;
+      }
+      if (u == result || seen.getOrDefault(u, false)) {
+        seen.put(v, true);
+        if (e.primitive().equals("transpose")) return toInts(e.params().getLongs("permutation"));
+      }
+    }
+    return null;
+  }
+
+  private static int[] toInts(long[] xs) {
+    int[] r = new int[xs.length];
+    for (int i = 0; i < xs.length; i++) r[i] = (int) xs[i];
+    return r;
   }
 
   /**

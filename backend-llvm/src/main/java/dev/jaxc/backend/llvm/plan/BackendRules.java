@@ -45,6 +45,16 @@ public interface BackendRules {
     return false;
   }
 
+  /**
+   * True if the kernel of {@code e}, which {@link #fusesResult fuses its result}, can also store it
+   * transposed by {@code permutation} (a transpose as the epilogue's root, {@link Epilogues}): its
+   * loops then run in the transposed order, so the transpose costs no pass of its own. None by
+   * default.
+   */
+  default boolean transposesResult(Primitive p, Eqn e, long[] permutation) {
+    return false;
+  }
+
   /** Bytes of scratch memory the kernel of {@code e} needs during its own step (0: none). */
   long scratchBytes(Primitive p, Eqn e);
 }

@@ -31,6 +31,14 @@ import java.util.Set;
  * use, at most {@link #MAX_COMPOSED} equations in all) and r is the kernel step's result. Chains
  * of two kernels that meet go to the first (in equation order); the second keeps its result.
  *
+ * <p>The chain may hold one transpose, where the backend stores the kernel's result transposed
+ * ({@link BackendRules#transposesResult}): one that alone reads a chain value (or the kernel result
+ * itself), followed by an elementwise chain at its own shape that alone reads its result, up to a
+ * materialised root (the transpose itself where nothing after it is). The kernel then runs its
+ * loops in the transposed order and the transpose's pass over memory is gone, as XLA's layout
+ * assignment gives a dot the layout its transpose wants ({@code jax.image.resize}'s second dot,
+ * whose result only a transpose reads; an MLP-Mixer block's {@code x + (h @ w).swapaxes(1, 2)}).
+ *
  * <p>Results stay bit-identical: the kernel rounds to its dtype as before and the same generators
  * follow. The one decision that reads materialisation, FMA contraction of a fused f32/f64 product
  * into an add (emit/XlaRewrites), is kept by refusing a chain that would unmaterialise a product
@@ -56,6 +64,7 @@ final class Epilogues {
   private final Map<Var, List<Eqn>> consumers;
   private final Map<Var, Integer> outputs;
   private final Map<Var, Boolean> materialised;
+  private final BackendRules rules;
   private final Map<Eqn, Integer> positions = new IdentityHashMap<>();
   /**
    * The values of the chains taken so far: two kernels whose chains meet (x@Wx + h@Wh) give the
@@ -64,7 +73,8 @@ final class Epilogues {
   private final Map<Var, Boolean> taken = new IdentityHashMap<>();
 
   Epilogues(List<Eqn> eqns, Map<Eqn, Primitive> primitives, Map<Var, Producer> producers, Map<Var, List<Eqn>> consumers,
-      Map<Var, Integer> outputs, Map<Var, Boolean> materialised) {
+      Map<Var, Integer> outputs, Map<Var, Boolean> materialised, BackendRules rules) {
+    this.rules = rules;
     this.primitives = primitives;
     this.producers = producers;
     this.consumers = consumers;
@@ -85,8 +95,24 @@ final class Epilogues {
   private Chain of(Eqn e) {
     if (e.outs().size() != 1) return null;
     Var d = e.outs().get(0);
+    List<Var> reach = reach(d);
+    Map<Var, Boolean> inChain = new IdentityHashMap<>();
+    inChain.put(d, true);
+    for (Var v : reach) inChain.put(v, true);
+    for (int k = reach.size() - 1; k >= -1; k--) {
+      Chain t = transposed(e, d, k < 0 ? d : reach.get(k), inChain);
+      if (t != null) return t;
+    }
+    for (int k = reach.size() - 1; k >= 0; k--) {
+      Chain c = chain(d, reach.get(k), inChain);
+      if (c != null) return c;
+    }
+    return null;
+  }
+
+  /** The values computed elementwise from d at d's shape, in equation order (consumers come later). */
+  private List<Var> reach(Var d) {
     long[] shape = shape(d);
-    // The values computed elementwise from d, in equation order (consumers come later).
     List<Var> reach = new ArrayList<>();
     Map<Var, Boolean> inChain = new IdentityHashMap<>();
     inChain.put(d, true);
@@ -102,16 +128,53 @@ final class Epilogues {
       }
     }
     reach.sort((x, y) -> Integer.compare(position(x), position(y)));
+    return reach;
+  }
+
+  /**
+   * The chain from d to {@code end} (d itself or a chain value), the transpose that alone reads
+   * end, and the elementwise chain after it up to a materialised value, where the kernel can
+   * store its result so transposed; null otherwise.
+   */
+  private Chain transposed(Eqn e, Var d, Var end, Map<Var, Boolean> reachable) {
+    List<Eqn> uses = consumers.getOrDefault(end, List.of());
+    if (uses.size() != 1 || outputs.containsKey(end)) return null;
+    Eqn t = uses.get(0);
+    if (primitives.get(t) != Primitive.TRANSPOSE || t.outs().size() != 1) return null;
+    if (!rules.transposesResult(primitives.get(e), e, t.params().getLongs("permutation"))) return null;
+    Chain before = end == d ? new Chain(end, List.of()) : paths(d, end, reachable);
+    Chain after = elementwiseFrom(t.outs().get(0));
+    if (before == null || after == null) return null;
+    List<Var> inner = new ArrayList<>(before.inner());
+    inner.add(end);
+    inner.addAll(after.inner());
+    return new Chain(after.root(), inner);
+  }
+
+  /**
+   * The transpose's result {@code x} with the elementwise chain that alone reads it, to its latest
+   * materialised value (x itself where that is materialised and nothing later is), or null.
+   */
+  private Chain elementwiseFrom(Var x) {
+    if (taken.containsKey(x)) return null;
+    List<Var> reach = reach(x);
+    Map<Var, Boolean> inChain = new IdentityHashMap<>();
+    inChain.put(x, true);
+    for (Var v : reach) inChain.put(v, true);
     for (int k = reach.size() - 1; k >= 0; k--) {
-      Chain c = chain(d, reach.get(k), inChain);
+      Chain c = chain(x, reach.get(k), inChain);
       if (c != null) return c;
     }
-    return null;
+    return materialised.containsKey(x) ? new Chain(x, List.of()) : null;
   }
 
   /** The chain from d to {@code root}, if root can end it. */
   private Chain chain(Var d, Var root, Map<Var, Boolean> reachable) {
-    if (!materialised.containsKey(root)) return null;
+    return materialised.containsKey(root) ? paths(d, root, reachable) : null;
+  }
+
+  /** The chain from d to {@code root} (materialised or not), if its values are read only on its paths. */
+  private Chain paths(Var d, Var root, Map<Var, Boolean> reachable) {
     Map<Var, Boolean> paths = new IdentityHashMap<>();
     ancestors(root, d, reachable, paths);
     if (!paths.containsKey(d)) return null;

@@ -148,7 +148,7 @@ public final class Planner {
    * values but the root are then not materialised.
    */
   private void fuseEpilogues() {
-    Epilogues finder = new Epilogues(jaxpr.eqns(), primitives, producers, consumers, outputIndex, materialised);
+    Epilogues finder = new Epilogues(jaxpr.eqns(), primitives, producers, consumers, outputIndex, materialised, rules);
     for (Eqn e : jaxpr.eqns()) {
       if (kind(e) != EqnKind.KERNEL || !rules.fusesResult(primitives.get(e), e)) continue;
       Epilogues.Chain c = finder.take(e);

@@ -25,24 +25,24 @@ import org.junit.jupiter.api.Test;
  */
 class StepFunctionsTest {
   /**
-   * Three layers (dot with tanh, one step: the tanh runs in the dot's store; then a transpose, a
-   * step of its own: it swaps the dot's two free axes, so TransposeFolding leaves it); the first
-   * reads inputs, the others temporaries. The transposes of the first and third layers are the
-   * same function (a GEMM step is not shared: its loops carry distinct llvm.loop IDs, so their
-   * text differs).
+   * Three layers (a dot, then tanh and a reversal of the rows, a fusion step of its own: the
+   * reversal reads the tanh at another index, so neither runs in the dot's store); the first
+   * reads inputs, the others temporaries. The fusions of the first and second layers are the same
+   * function (a GEMM step is not shared: its loops carry distinct llvm.loop IDs, so their text
+   * differs).
    */
   private static final String LAYERS = """
       { lambda ; x:f32[4,8,32] w1:f32[32,32] w2:f32[32,32] w3:f32[32,32]. let
           a:f32[4,8,32] = dot_general[dimension_numbers=(([2], [0]), ([], [])) preferred_element_type=float32] x w1
           b:f32[4,8,32] = tanh a
-          t:f32[8,4,32] = transpose[permutation=(1, 0, 2)] b
-          c:f32[8,4,32] = dot_general[dimension_numbers=(([2], [0]), ([], [])) preferred_element_type=float32] t w2
-          d:f32[8,4,32] = tanh c
-          u:f32[4,8,32] = transpose[permutation=(1, 0, 2)] d
+          t:f32[4,8,32] = rev[dimensions=(1,)] b
+          c:f32[4,8,32] = dot_general[dimension_numbers=(([2], [0]), ([], [])) preferred_element_type=float32] t w2
+          d:f32[4,8,32] = tanh c
+          u:f32[4,8,32] = rev[dimensions=(1,)] d
           e:f32[4,8,32] = dot_general[dimension_numbers=(([2], [0]), ([], [])) preferred_element_type=float32] u w3
           f:f32[4,8,32] = tanh e
-          v:f32[8,4,32] = transpose[permutation=(1, 0, 2)] f
-          g:f32[8,4,32] = add v 1.0:f32[]
+          v:f32[4,8,32] = rev[dimensions=(1,)] f
+          g:f32[4,8,32] = add v 1.0:f32[]
         in (g,) }
       """;
 
@@ -61,7 +61,7 @@ class StepFunctionsTest {
       int defined = 0;
       while (def.find()) defined++;
       assertEquals(calls.size(), defined, ir);
-      // The first and third layers' transposes are the same function.
+      // The first and second layers' fusions are the same function.
       assertTrue(calls.values().stream().anyMatch(n -> n >= 2), calls + "\n" + ir);
       assertTrue(defined < steps, defined + " functions for " + steps + " steps");
     }

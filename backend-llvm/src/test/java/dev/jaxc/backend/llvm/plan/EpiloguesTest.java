@@ -96,9 +96,9 @@ class EpiloguesTest {
 
   @Test
   void aChainThatChangesTheIndexIsNotFused() {
-    // A transpose reads d at another index than the one being stored.
+    // A reversal reads d at another index than the one being stored (a transpose is stored so, below).
     Jaxpr j = typed("{ lambda ; x:f32[8,8] w:f32[8,8]. let d:f32[8,8] = " + DOT + " x w; "
-        + "t:f32[8,8] = transpose[permutation=(1, 0)] d; y:f32[8,8] = add t 1.0:f32[] in (y,) }");
+        + "t:f32[8,8] = rev[dimensions=(0,)] d; y:f32[8,8] = add t 1.0:f32[] in (y,) }");
     Plan p = plan(j);
     assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 2)))), p.steps());
   }
@@ -112,5 +112,73 @@ class EpiloguesTest {
     assertEquals(List.of(new Step.Kernel(j.eqns().get(1)), new Step.Kernel(j.eqns().get(0), out(j, 3))), p.steps());
     assertTrue(p.isMaterialised(out(j, 1)));
     assertFalse(p.isMaterialised(out(j, 0)));
+  }
+  @Test
+  void aTransposeThatAloneReadsTheDotIsItsStore() {
+    // XLA's layout assignment: the dot writes the layout its transpose wants; d is never stored.
+    Jaxpr j = typed("{ lambda ; x:f32[8,6] w:f32[6,5]. let d:f32[8,5] = " + DOT + " x w; "
+        + "t:f32[5,8] = transpose[permutation=(1, 0)] d in (t,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 1))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertEquals(0, p.workspaceBytes());
+  }
+
+  @Test
+  void aChainEndedByATransposeRunsInTheDotsStore() {
+    Jaxpr j = typed("{ lambda ; x:f32[8,6] w:f32[6,5] b:f32[8,5]. let d:f32[8,5] = " + DOT + " x w; "
+        + "f:f32[8,5] = add d b; g:f32[8,5] = tanh f; t:f32[5,8] = transpose[permutation=(1, 0)] g in (t,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 3))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 1)));
+    assertFalse(p.isMaterialised(out(j, 2)));
+  }
+
+  @Test
+  void aTransposeWithTheBatchAxisInnermostStaysApart() {
+    // Stored in that order, every element of a C row would go a whole output row apart.
+    Jaxpr j = typed("{ lambda ; x:f32[3,4,6] w:f32[3,6,5]. let d:f32[3,4,5] = dot_general[dimension_numbers=(([2], [1]), "
+        + "([0], [0])) preferred_element_type=float32] x w; t:f32[4,5,3] = transpose[permutation=(1, 2, 0)] d in (t,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 1)))), p.steps());
+  }
+
+  @Test
+  void aTransposedDotAlsoReturnedStaysMaterialised() {
+    Jaxpr j = typed("{ lambda ; x:f32[8,6] w:f32[6,5]. let d:f32[8,5] = " + DOT + " x w; "
+        + "t:f32[5,8] = transpose[permutation=(1, 0)] d in (d, t) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 1)))), p.steps());
+  }
+
+  @Test
+  void aConvolutionKeepsItsTranspose() {
+    // Only dot_general runs its loops in a transposed order (CpuBackendRules.transposesResult).
+    Jaxpr j = typed("{ lambda ; x:f32[1,3,8] w:f32[4,3,2]. let d:f32[1,4,7] = conv_general_dilated[batch_group_count=1 "
+        + "dimension_numbers=ConvDimensionNumbers(lhs_spec=(0, 1, 2), rhs_spec=(0, 1, 2), out_spec=(0, 1, 2)) "
+        + "feature_group_count=1 lhs_dilation=(1,) padding=((0, 0),) precision=None preferred_element_type=None "
+        + "rhs_dilation=(1,) window_strides=(1,)] x w; t:f32[1,7,4] = transpose[permutation=(0, 2, 1)] d in (t,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0)), new Step.Fusion(List.of(out(j, 1)))), p.steps());
+  }
+  @Test
+  void aChainAfterTheTransposeEndsTheEpilogue() {
+    // An MLP-Mixer block's residual: x + (h @ w).T, the add at the transposed index.
+    Jaxpr j = typed("{ lambda ; h:f32[8,6] w:f32[6,5] x:f32[5,8]. let d:f32[8,5] = " + DOT + " h w; "
+        + "t:f32[5,8] = transpose[permutation=(1, 0)] d; y:f32[5,8] = add x t; z:f32[5,8] = tanh y in (z,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 3))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 1)));
+    assertFalse(p.isMaterialised(out(j, 2)));
+  }
+
+  @Test
+  void aTransposeFusedIntoAnotherConsumerIsNotAnEpilogue() {
+    // t is read by the add and by a reduction: the chain after the transpose does not alone read it.
+    Jaxpr j = typed("{ lambda ; h:f32[8,6] w:f32[6,5] x:f32[5,8]. let d:f32[8,5] = " + DOT + " h w; "
+        + "t:f32[5,8] = transpose[permutation=(1, 0)] d; y:f32[5,8] = add x t; "
+        + "s:f32[5] = reduce_sum[axes=(1,) out_sharding=None] t in (y, s) }");
+    Plan p = plan(j);
+    assertEquals(new Step.Kernel(j.eqns().get(0)), p.steps().get(0));
   }
 }
