@@ -104,46 +104,11 @@ final class GemmDot {
 
   /** {@code op} with its buffer's address (asked only when the packed form reads it in place or packs it from there). */
   private static GemmCore.Operand inPlace(GemmCore.Operand op, Supplier<LLVMValueRef> base, Layout layout) {
-    return new GemmCore.Operand() {
-      @Override
-      public GemmCore.Term at(Index out, Index red) {
-        return op.at(out, red);
-      }
-
-      @Override
-      public boolean reads(int axis) {
-        return op.reads(axis);
-      }
-
-      @Override
-      public LLVMValueRef rowMajorKN() {
-        return layout == Layout.B_KN ? base.get() : null;
-      }
-
-      @Override
-      public LLVMValueRef columnMajorNK() {
-        return layout == Layout.B_NK ? base.get() : null;
-      }
-
-      @Override
-      public LLVMValueRef columnMajorMK() {
-        return layout == Layout.A_KM ? base.get() : null;
-      }
-
-      @Override
-      public LLVMValueRef rowMajorMK() {
-        return layout == Layout.A_MK ? base.get() : null;
-      }
-
-      @Override
-      public boolean minorAlongReduction() {
-        return op.minorAlongReduction();
-      }
-
-      @Override
-      public boolean packable() {
-        return op.packable();
-      }
+    return switch (layout) {
+      case B_KN -> new GemmLaidOut(op, base, null, null, null);
+      case B_NK -> new GemmLaidOut(op, null, base, null, null);
+      case A_KM -> new GemmLaidOut(op, null, null, base, null);
+      case A_MK -> new GemmLaidOut(op, null, null, null, base);
     };
   }
 

@@ -110,71 +110,11 @@ final class GemmOrder {
 
   /** B as an A operand: its [K, N] rows are A's [K, M] columns and its [N, K] columns A's [M, K] rows. */
   private static GemmCore.Operand asA(GemmCore.Operand b) {
-    return new GemmCore.Operand() {
-      @Override
-      public GemmCore.Term at(Index out, Index red) {
-        return b.at(out, red);
-      }
-
-      @Override
-      public boolean reads(int axis) {
-        return b.reads(axis);
-      }
-
-      @Override
-      public boolean packable() {
-        return b.packable();
-      }
-
-      @Override
-      public LLVMValueRef columnMajorMK() {
-        return b.rowMajorKN();
-      }
-
-      @Override
-      public LLVMValueRef rowMajorMK() {
-        return b.columnMajorNK();
-      }
-
-      @Override
-      public boolean minorAlongReduction() {
-        return b.minorAlongReduction();
-      }
-    };
+    return new GemmLaidOut(b, null, null, b::rowMajorKN, b::columnMajorNK);
   }
 
   /** A as a B operand: its [K, M] columns are B's [K, N] rows and its [M, K] rows B's [N, K] columns. */
   private static GemmCore.Operand asB(GemmCore.Operand a) {
-    return new GemmCore.Operand() {
-      @Override
-      public GemmCore.Term at(Index out, Index red) {
-        return a.at(out, red);
-      }
-
-      @Override
-      public boolean reads(int axis) {
-        return a.reads(axis);
-      }
-
-      @Override
-      public boolean packable() {
-        return a.packable();
-      }
-
-      @Override
-      public LLVMValueRef rowMajorKN() {
-        return a.columnMajorMK();
-      }
-
-      @Override
-      public LLVMValueRef columnMajorNK() {
-        return a.rowMajorMK();
-      }
-
-      @Override
-      public boolean minorAlongReduction() {
-        return a.minorAlongReduction();
-      }
-    };
+    return new GemmLaidOut(a, a::columnMajorMK, a::rowMajorMK, null, null);
   }
 }
