@@ -2252,6 +2252,16 @@ _d("epilogue_transposed_chain", lambda x, w1, w2, a, b, y: (
    lambda r: (N(r, (4, 12, 40)), N(r, (12, 20)), N(r, (20, 12)), N(r, (29, 40)), N(r, (40, 33)), N(r, (29, 33))),
    "elementwise chains after the transposed store: an MLP-Mixer token-mixing block (x + (h @ w).swapaxes(1, 2)) and "
    "y.T * 2 + exp(a @ b * 0.5).T, whose residual operand is itself a transpose", T32S)
+def _heads_out(x, wq, wo):
+    q = (x @ wq).reshape(2, 6, 3, 8).transpose(0, 2, 1, 3)
+    a = jax.nn.softmax(q @ q.transpose(0, 1, 3, 2) / 4.0, axis=-1)
+    return (a @ q).transpose(0, 2, 1, 3).reshape(2, 6, 24) @ wo
+
+
+_d("epilogue_transposed_reshape", lambda x, wq, wo, a, b: (_heads_out(x, wq, wo), (a @ b).T.reshape(-1)),
+   lambda r: (N(r, (2, 6, 24)), N(r, (24, 24), scale=0.3), N(r, (24, 16)), N(r, (29, 40)), N(r, (40, 33))),
+   "a transposed store ending in a plain reshape: attention's (a @ v).transpose(0, 2, 1, 3).reshape(b, s, h*d) read by "
+   "the output projection, and (a @ b).T flattened", T32S)
 _d("epilogue_transposed_f64_i8", lambda a, b, p, q: (
        (a @ b).T, lax.dot_general(p, q, (((1,), (0,)), ((), ())), preferred_element_type=i32).T,
        (lambda y: (y, y.T))(a @ b.T[::-1].T)),

@@ -489,6 +489,10 @@ public final class ScheduleEmitter {
     for (Atom in : e.ins()) ops.add(fusedOrLoaded(in));
     LLVMValueRef base = bases.apply(plan.buffer(root));
     int[] perm = chainTranspose(root, result, new java.util.IdentityHashMap<>());
+    // A transposed chain may end in a plain reshape (plan/Epilogues): its buffer holds its
+    // operand's elements in the operand's row-major order, so that operand is what is stored.
+    Eqn last = plan.producer(root).eqn();
+    Var stored = perm != null && last.primitive().equals("reshape") ? (Var) last.ins().get(0) : root;
     KernelContext.Epilogue store = new KernelContext.Epilogue() {
       @Override
       public void store(Index idx, Value v) {
@@ -502,11 +506,11 @@ public final class ScheduleEmitter {
         bound.put(result, v);
         Value y;
         try {
-          y = computed(plan.producer(root)).at(at);
+          y = computed(plan.producer(stored)).at(at);
         } finally {
           bound.remove(result);
         }
-        access.store(base, type(root), at, y);
+        access.store(base, type(stored), at, y);
       }
 
       @Override

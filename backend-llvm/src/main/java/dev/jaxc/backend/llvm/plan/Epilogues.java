@@ -34,7 +34,8 @@ import java.util.Set;
  * <p>The chain may hold one transpose, where the backend stores the kernel's result transposed
  * ({@link BackendRules#transposesResult}): one that alone reads a chain value (or the kernel result
  * itself), followed by an elementwise chain at its own shape that alone reads its result, up to a
- * materialised root (the transpose itself where nothing after it is). The kernel then runs its
+ * materialised root (the transpose itself where nothing after it is), or to a plain reshape of
+ * that chain's end (the same bytes in memory). The kernel then runs its
  * loops in the transposed order and the transpose's pass over memory is gone, as XLA's layout
  * assignment gives a dot the layout its transpose wants ({@code jax.image.resize}'s second dot,
  * whose result only a transpose reads; an MLP-Mixer block's {@code x + (h @ w).swapaxes(1, 2)}).
@@ -165,7 +166,32 @@ final class Epilogues {
       Chain c = chain(x, reach.get(k), inChain);
       if (c != null) return c;
     }
-    return materialised.containsKey(x) ? new Chain(x, List.of()) : null;
+    if (materialised.containsKey(x)) return new Chain(x, List.of());
+    for (int k = reach.size() - 1; k >= -1; k--) {
+      Chain c = reshaped(x, k < 0 ? x : reach.get(k), inChain);
+      if (c != null) return c;
+    }
+    return null;
+  }
+
+  /**
+   * The chain from x to {@code end} ended by the plain (row-major) reshape that alone reads end and
+   * is materialised, or null: its buffer holds end's elements in end's own row-major order, so
+   * the kernel stores end's values there (attention's {@code (a @ v).transpose(0, 2, 1,
+   * 3).reshape(b, s, h·d)}, which the next dot reads).
+   */
+  private Chain reshaped(Var x, Var end, Map<Var, Boolean> reachable) {
+    List<Eqn> uses = consumers.getOrDefault(end, List.of());
+    if (uses.size() != 1 || outputs.containsKey(end)) return null;
+    Eqn r = uses.get(0);
+    if (primitives.get(r) != Primitive.RESHAPE || r.outs().size() != 1 || !r.params().isNone("dimensions")) return null;
+    Var root = r.outs().get(0);
+    if (!materialised.containsKey(root) || taken.containsKey(root)) return null;
+    Chain c = end == x ? new Chain(x, List.of()) : paths(x, end, reachable);
+    if (c == null) return null;
+    List<Var> inner = new ArrayList<>(c.inner());
+    inner.add(end);
+    return new Chain(root, inner);
   }
 
   /** The chain from d to {@code root}, if root can end it. */

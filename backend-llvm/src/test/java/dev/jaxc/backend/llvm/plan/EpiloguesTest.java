@@ -181,4 +181,16 @@ class EpiloguesTest {
     Plan p = plan(j);
     assertEquals(new Step.Kernel(j.eqns().get(0)), p.steps().get(0));
   }
+  @Test
+  void aTransposeReshapedForTheNextDotEndsTheEpilogue() {
+    // Attention's heads merged again: (a @ v).transpose(0, 2, 1, 3).reshape(...), read by a dot.
+    Jaxpr j = typed("{ lambda ; a:f32[2,3,4,5] v:f32[2,3,5,6] w:f32[18,7]. let d:f32[2,3,4,6] = dot_general["
+        + "dimension_numbers=(([3], [2]), ([0, 1], [0, 1])) preferred_element_type=float32] a v; "
+        + "t:f32[2,4,3,6] = transpose[permutation=(0, 2, 1, 3)] d; "
+        + "r:f32[8,18] = reshape[dimensions=None new_sizes=(8, 18)] t; y:f32[8,7] = " + DOT + " r w in (y,) }");
+    Plan p = plan(j);
+    assertEquals(List.of(new Step.Kernel(j.eqns().get(0), out(j, 2)), new Step.Kernel(j.eqns().get(3))), p.steps());
+    assertFalse(p.isMaterialised(out(j, 0)));
+    assertFalse(p.isMaterialised(out(j, 1)));
+  }
 }
