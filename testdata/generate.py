@@ -2358,6 +2358,15 @@ _cv("nhwc_tiles_in_place", lambda a, b, c, d, e, f, g, h: (
     "channels-last convolutions wide enough that whole register tiles of output rows lie inside the input "
     "(read in place by the GEMM) beside tiles at the borders and across output rows (packed): SAME, "
     "strided with rhs dilation along H, 1-D, 88 input features (two K slices per window row), NCHW output")
+_cv("nchw_columns", lambda a, b, c, d, e, f: (
+        lax.conv_general_dilated(a, b, (1, 1), "SAME"),
+        lax.conv_general_dilated(c, d, (2, 1), "VALID", rhs_dilation=(1, 2)),
+        lax.conv_general_dilated(e, f, (1,), "SAME")),
+    lambda r: (N(r, (1, 16, 6, 20)), N(r, (8, 16, 3, 3)), N(r, (2, 20, 5, 18)), N(r, (6, 20, 3, 2)),
+               N(r, (1, 32, 40)), N(r, (4, 32, 5))),
+    "channels-first convolutions whose register tiles of 16 neighbouring outputs inside the input are packed by "
+    "16 x 16 register transposes (16 input features a plane apart), beside border tiles, features straddling two "
+    "window positions (20) and K tails packed element by element: SAME, strided along H with rhs dilation along W, 1-D")
 _cv("2d_f64_inf_weights", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME"),
     lambda r: (N(r, (2, 3, 8, 9), f64),
                _with_inf(N(r, (4, 3, 3, 3), f64), [((0, 0, 0, 0), np.inf), ((2, 1, 2, 2), -np.inf)])),

@@ -11,6 +11,7 @@ import dev.jaxc.ir.DType;
 import dev.jaxc.ir.Type.ArrayType;
 import java.util.Arrays;
 import java.util.List;
+import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
@@ -134,7 +135,7 @@ final class GemmConv {
     long[] red = reduction();
     // An empty operand leaves only padding: every output element is an empty sum.
     if (lhs.shape().elementCount() == 0 || rhs.shape().elementCount() == 0) red[red.length - 1] = 0;
-    GemmCore.Spec spec = new GemmCore.Spec(outSizes, red, lhs(cx.operands().get(0), inPlaceRows(cx)),
+    GemmCore.Spec spec = new GemmCore.Spec(outSizes, red, lhs(cx.operands().get(0), inPlaceRows(cx), columns(cx)),
         rhs(cx.operands().get(1)), acc, (o, v) -> cx.storeResult(outIndex(o), v));
     boolean split = grouped() && c.batchGroups() == 1 && groupFeatures >= 2;
     return split ? splitGroups(spec) : spec;
@@ -314,7 +315,7 @@ final class GemmConv {
     };
   }
 
-  private GemmCore.Operand lhs(ElementGenerator g, ConvRows rows) {
+  private GemmCore.Operand lhs(ElementGenerator g, ConvRows rows, ConvColumns columns) {
     int d = c.spatial();
     long inFeatures = rhsSizes[c.rhs()[1]];
     long outBatch = outSizes[c.out()[0]];
@@ -351,6 +352,86 @@ final class GemmConv {
       @Override
       public ConvRows convRows() {
         return rows;
+      }
+
+      @Override
+      public ConvColumns convColumns() {
+        return columns;
+      }
+    };
+  }
+
+  /**
+   * How A's micro-panels can be packed by transposes ({@link ConvColumns}), or null: a whole
+   * convolution (not a piece) without groups or skipped terms, its input a buffer read as it lies,
+   * laid out [batch, features, spatial…] with the output's batch and spatial axes in that order,
+   * unit window stride and no lhs dilation along the last spatial axis.
+   */
+  private ConvColumns columns(KernelContext cx) {
+    int d = c.spatial();
+    if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return null;
+    DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
+    if (!GemmPacked.readsAsIs(cx, 0, dtype, dtype, acc)) return null;
+    for (int i = 0; i < d; i++) {
+      if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return null;
+      if (c.lhsDilation()[i] != 1) return null;
+    }
+    if (c.strides()[d - 1] != 1) return null;
+    if (c.lhs()[0] != 0 || c.lhs()[1] != 1) return null;
+    for (int i = 0; i < d; i++) if (c.lhs()[2 + i] != 2 + i) return null;
+    for (int i = 0; i < d; i++) if (c.out()[2 + i] <= (i == 0 ? c.out()[0] : c.out()[1 + i])) return null;
+    long features = lhsSizes[1];
+    long plane = 1;
+    for (int i = 0; i < d; i++) plane *= lhsSizes[2 + i];
+    long xo = outSizes[c.out()[1 + d]];
+    long w = lhsSizes[1 + d];
+    long px = c.padding()[d - 1][0];
+    long rdx = c.rhsDilation()[d - 1];
+    // M flattens (batch, output positions…); K (window positions…, input feature).
+    long[] mSizes = new long[d + 1];
+    mSizes[0] = outSizes[c.out()[0]];
+    for (int i = 0; i < d; i++) mSizes[1 + i] = outSizes[c.out()[2 + i]];
+    long[] kSizes = reduction();
+    long planeF = plane;
+    return new ConvColumns() {
+      @Override
+      public long plane() {
+        return planeF;
+      }
+
+      @Override
+      public LLVMValueRef[] tile(LLVMValueRef m0, LLVMValueRef k0, int rows, int lanes) {
+        LLVMValueRef[] m = GemmPacking.decode(ir, m0, mSizes);
+        LLVMValueRef[] k = GemmPacking.decode(ir, k0, kSizes);
+        LLVMValueRef x0 = m[d];
+        // The rows share one output row, and the features stay in one window position.
+        LLVMValueRef ok = ir.icmp(LLVMIntULE, ir.add(x0, ir.i64(rows)), ir.i64(xo));
+        ok = ir.and(ok, ir.icmp(LLVMIntULE, ir.add(k[d], ir.i64(lanes)), ir.i64(features)));
+        LLVMValueRef ix0 = ir.sub(ir.add(x0, ir.mul(k[d - 1], ir.i64(rdx))), ir.i64(px));
+        LLVMValueRef inside = ir.bool(true);
+        LLVMValueRef lin = ir.add(ir.mul(m[0], ir.i64(features)), k[d]);
+        for (int i = 0; i < d - 1; i++) {
+          LLVMValueRef iy = ir.sub(ir.add(ir.mul(m[1 + i], ir.i64(c.strides()[i])), ir.mul(k[i], ir.i64(c.rhsDilation()[i]))),
+              ir.i64(c.padding()[i][0]));
+          inside = ir.and(inside, ir.and(ir.icmp(LLVMIntSGE, iy, ir.i64(0)), ir.icmp(LLVMIntSLT, iy, ir.i64(lhsSizes[2 + i]))));
+          lin = ir.add(ir.mul(lin, ir.i64(lhsSizes[2 + i])), iy);
+        }
+        lin = ir.add(ir.mul(lin, ir.i64(w)), ix0);
+        // Row j reads input column ix0 + j: inside the input, among the tile's rows, on a row inside.
+        LLVMValueRef[] lane = new LLVMValueRef[lanes];
+        for (int j = 0; j < lanes; j++) {
+          LLVMValueRef x = ir.add(ix0, ir.i64(j));
+          LLVMValueRef in = j < rows ? ir.and(inside, ir.and(ir.icmp(LLVMIntSGE, x, ir.i64(0)), ir.icmp(LLVMIntSLT, x, ir.i64(w))))
+              : ir.bool(false);
+          lane[j] = in;
+        }
+        LLVMValueRef mask = LLVMGetUndef(LLVMVectorType(ir.i1, lanes));
+        for (int j = 0; j < lanes; j++) mask = LLVMBuildInsertElement(ir.b, mask, lane[j], ir.i32(j), "");
+        // A plain address: a row outside the input (masked off) may put it before the input's start.
+        PointerPointer<LLVMValueRef> off = new PointerPointer<>(1);
+        off.put(0, ir.select(inside, lin, ir.i64(0)));
+        LLVMValueRef at = LLVMBuildGEP2(ir.b, ElementTypes.compute(ir, dtype), cx.operandBase(0), off, 1, "");
+        return new LLVMValueRef[] {ok, at, mask};
       }
     };
   }

@@ -118,6 +118,11 @@ public final class GemmCore {
       return false;
     }
 
+    /** For A of a channels-first convolution, how its micro-panels can be packed by transposes ({@link ConvColumns}); null otherwise. */
+    default ConvColumns convColumns() {
+      return null;
+    }
+
     /** For A of a channels-last convolution, how its tiles can be read in place ({@link ConvRows}); null otherwise. */
     default ConvRows convRows() {
       return null;

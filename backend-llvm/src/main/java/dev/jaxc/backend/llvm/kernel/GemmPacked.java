@@ -127,6 +127,12 @@ final class GemmPacked {
   private final ConvRows convRows;
   /** A's row stride in a micro-panel ({@link GemmMicroKernel#constantStride}), or 0: the slice's depth. */
   private final long lda;
+  /**
+   * A channels-first convolution's input where its micro-panels are packed by register transposes
+   * ({@link ConvColumns}: a tile's rows are neighbouring inputs, its K steps planes apart), else
+   * null.
+   */
+  private final ConvColumns convColumns;
 
   private GemmPacked(Ir ir, LoopEmitter loops, GemmCore.Spec s) {
     this.ir = ir;
@@ -174,6 +180,8 @@ final class GemmPacked {
         ? null : s.a().rowMajorMK();
     this.lda = !GemmMicroKernel.constantStride(ir) ? 0 : aRows != null ? k : bl.kc();
     this.convRows = conv != null && conv.run() % bl.kc() == 0 && aRows == null && aCols == null ? conv : null;
+    this.convColumns = loops == null || fmt.grouped() || batch != 1 || bl.mr() > bl.lanes() || aRows != null
+        || aCols != null || convRows != null ? null : s.a().convColumns();
   }
 
   /**
@@ -313,6 +321,8 @@ final class GemmPacked {
                   ir.gep(pt, ap, ir.mul(r0, aStride(depth))), k0, depth, ir.add(m0, r0), umin(ir.sub(rows, r0), ir.i64(bl.mr())),
                   ir.i64(1), sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, null, m, aStride(depth)), () -> {});
             });
+          } else if (convColumns != null) {
+            packColumns(ap, k0, depth, m0, rows, panels, bIdx, rowSums, first);
           } else if (aRows == null) {
             packing.packA(ap, k0, depth, m0, rows, panels, sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, aK, m,
                 aStride(depth));
@@ -393,6 +403,39 @@ final class GemmPacked {
     LLVMValueRef whole = ir.icmp(LLVMIntULE, ir.add(r0, ir.i64(bl.mr())), rows);
     LLVMValueRef[] t = convRows.tile(ir.add(m0, r0), k0, bl.mr());
     return new LLVMValueRef[] {ir.and(whole, t[0]), t[1]};
+  }
+
+  /**
+   * Packs the A block of a channels-first convolution ({@link #convColumns}): per micro-panel whose
+   * rows lie along one output row, each block of L (lanes) K steps of one window position is L
+   * masked vector loads of the mr neighbouring rows (padding read as zero), a plane apart,
+   * transposed in registers, its mr rows stored; tiles across output rows, features straddling
+   * window positions, the K tail and a last partial panel are packed element by element.
+   */
+  private void packColumns(LLVMValueRef ap, LLVMValueRef k0, LLVMValueRef depth, LLVMValueRef m0, LLVMValueRef rows,
+      LLVMValueRef panels, LLVMValueRef[] bIdx, LLVMValueRef rowSums, LLVMValueRef first) {
+    int mr = bl.mr();
+    int lanes = bl.lanes();
+    LLVMValueRef stride = aStride(depth);
+    LLVMValueRef blocks = ir.udiv(depth, ir.i64(lanes));
+    LLVMValueRef tail = ir.mul(blocks, ir.i64(lanes));
+    range(ir.i64(0), panels, p -> {
+      LLVMValueRef r0 = ir.mul(p, ir.i64(mr));
+      LLVMValueRef tileRows = umin(ir.sub(rows, r0), ir.i64(mr));
+      LLVMValueRef whole = ir.icmp(LLVMIntULE, ir.add(r0, ir.i64(mr)), rows);
+      LLVMValueRef tile = ir.gep(pt, ap, ir.mul(r0, stride));
+      range(ir.i64(0), blocks, kb -> {
+        LLVMValueRef kk = ir.mul(kb, ir.i64(lanes));
+        LLVMValueRef[] at = convColumns.tile(ir.add(m0, r0), ir.add(k0, kk), mr, lanes);
+        ir.ifElse(ir.and(whole, at[0]), "gemm.packcols",
+            () -> packing.transposedRows(at[1], at[2], convColumns.plane(), ir.gep(pt, tile, kk), stride),
+            () -> packing.packA(ir.gep(pt, tile, kk), ir.add(k0, kk), ir.i64(lanes), ir.add(m0, r0), tileRows, ir.i64(1),
+                sizes(mAxes), idx -> out(bIdx, idx, null), rowSums, first, null, m, stride));
+      });
+      ir.ifElse(ir.icmp(LLVMIntULT, tail, depth), "gemm.packcols.tail", () -> packing.packA(ir.gep(pt, tile, tail),
+          ir.add(k0, tail), ir.sub(depth, tail), ir.add(m0, r0), tileRows, ir.i64(1), sizes(mAxes), idx -> out(bIdx, idx, null),
+          rowSums, first, null, m, stride), () -> {});
+    });
   }
 
   /** A's row stride in packed elements for a slice of {@code depth}. */

@@ -244,12 +244,41 @@ final class GemmPacking {
    * #transpose}) and stores vector i at {@code to(i)} (L = lanes).
    */
   private void copyTransposed(IntFunction<LLVMValueRef> from, IntFunction<LLVMValueRef> to) {
+    copyTransposed(from, to, bl.lanes(), null);
+  }
+
+  /**
+   * As {@link #copyTransposed(IntFunction, IntFunction)}, the loads masked by {@code mask} (lanes
+   * off read as zero; null: plain loads), storing only vectors 0 … {@code stores} − 1.
+   */
+  private void copyTransposed(IntFunction<LLVMValueRef> from, IntFunction<LLVMValueRef> to, int stores, LLVMValueRef mask) {
     int lanes = bl.lanes();
     LLVMTypeRef vec = LLVMVectorType(t, lanes);
     LLVMValueRef[] v = new LLVMValueRef[lanes];
-    for (int i = 0; i < lanes; i++) v[i] = ir.load(vec, from.apply(i), bytes);
+    for (int i = 0; i < lanes; i++) {
+      v[i] = mask == null ? ir.load(vec, from.apply(i), bytes)
+          : ir.intrinsic("llvm.masked.load", new LLVMTypeRef[] {vec, ir.ptr}, from.apply(i), ir.i32(bytes), mask,
+              LLVMConstNull(vec));
+    }
     transpose(v);
-    for (int i = 0; i < lanes; i++) ir.store(v[i], to.apply(i), bytes);
+    for (int i = 0; i < stores; i++) ir.store(v[i], to.apply(i), bytes);
+  }
+
+  /**
+   * One micro-panel's L (lanes) K steps from a channels-first convolution's input ({@link
+   * ConvColumns}): K step c's rows are the elements at {@code src + c·plane} (rows off in {@code
+   * mask} read as zero); transposed, row i's L steps go to {@code dst + i·lda} for the panel's mr
+   * rows.
+   */
+  void transposedRows(LLVMValueRef src, LLVMValueRef mask, long plane, LLVMValueRef dst, LLVMValueRef lda) {
+    copyTransposed(c -> plainGep(src, c * plane), r -> ir.gep(t, dst, ir.mul(ir.i64(r), lda)), bl.mr(), mask);
+  }
+
+  /** {@code p + n} elements, a plain (not inbounds) address: a masked-off row may lie outside the input. */
+  private LLVMValueRef plainGep(LLVMValueRef p, long n) {
+    PointerPointer<LLVMValueRef> off = new PointerPointer<>(1);
+    off.put(0, ir.i64(n));
+    return LLVMBuildGEP2(ir.b, t, p, off, 1, "");
   }
 
   /**
