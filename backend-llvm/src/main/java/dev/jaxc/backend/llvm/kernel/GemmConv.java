@@ -244,6 +244,23 @@ final class GemmConv {
   }
 
   /**
+   * Whether A's tiles may be read from the input's buffer by address ({@link ConvRows}, {@link
+   * ConvColumns}): a whole convolution (not a piece) with spatial axes, without groups, skipped
+   * terms or lhs dilation, whose input is a buffer read as it lies.
+   */
+  private boolean plainInput(KernelContext cx) {
+    int d = c.spatial();
+    if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return false;
+    DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
+    if (!GemmPacked.readsAsIs(cx, 0, dtype, dtype, acc)) return false;
+    for (int i = 0; i < d; i++) {
+      if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return false;
+      if (c.lhsDilation()[i] != 1) return false;
+    }
+    return true;
+  }
+
+  /**
    * How the packed GEMM can read the input's tiles in place ({@link ConvRows}), or null: a whole
    * convolution (not a piece) of an f32 or f64 buffer read as it is (its dtype the accumulation's,
    * denormals left to the hardware), channels-last input (batch, spatial axes in order, features
@@ -252,13 +269,7 @@ final class GemmConv {
    */
   private ConvRows inPlaceRows(KernelContext cx) {
     int d = c.spatial();
-    if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return null;
-    DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
-    if (!GemmPacked.readsAsIs(cx, 0, dtype, dtype, acc)) return null;
-    for (int i = 0; i < d; i++) {
-      if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return null;
-      if (c.lhsDilation()[i] != 1) return null;
-    }
+    if (!plainInput(cx)) return null;
     if (c.rhsDilation()[d - 1] != 1) return null;
     if (c.lhs()[0] != 0 || c.lhs()[1] != d + 1) return null;
     for (int i = 0; i < d; i++) if (c.lhs()[2 + i] != 1 + i) return null;
@@ -369,13 +380,7 @@ final class GemmConv {
    */
   private ConvColumns columns(KernelContext cx) {
     int d = c.spatial();
-    if (d == 0 || skip || expand || c.featureGroups() != 1 || c.batchGroups() != 1) return null;
-    DType acc = cx.ir().numerics().dotAccumulation(dtype, cx.resultTypes().get(0).dtype());
-    if (!GemmPacked.readsAsIs(cx, 0, dtype, dtype, acc)) return null;
-    for (int i = 0; i < d; i++) {
-      if (view.outStart()[i] != 0 || view.outStep()[i] != 1 || view.tapStart()[i] != 0 || view.tapStep()[i] != 1) return null;
-      if (c.lhsDilation()[i] != 1) return null;
-    }
+    if (!plainInput(cx)) return null;
     if (c.strides()[d - 1] != 1) return null;
     if (c.lhs()[0] != 0 || c.lhs()[1] != 1) return null;
     for (int i = 0; i < d; i++) if (c.lhs()[2 + i] != 2 + i) return null;
